@@ -15,7 +15,7 @@
  * by that path as well as its own.
  */
 import { namedInstaller, vendorEntry } from '../data/installers.js';
-import { matrixValues } from './matrix-values.js';
+import { matrixFieldValues, matrixValues } from './matrix-values.js';
 import type { Step } from '../model/workflow.js';
 import { get, getText, scalarText } from '../yaml/model.js';
 import { urlOwnership, type RepositoryIdentity } from './run-model/ownership.js';
@@ -319,9 +319,24 @@ function ownPublisher(host: string, path: string[], file: string): boolean {
 const VARIABLE = /\$\{\{\s*(env|inputs|github\.event\.inputs)(?:\.([\w-]+)|\[\s*'([\w-]+)'\s*\])\s*\}\}|\$\{?env:([A-Za-z_]\w*)\}?|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
 
 /** The values `text` can take, its variables replaced by every value found for them (a variable with none is left as it is). */
+/** `${{ matrix.<key> }}` or `${{ matrix.<key>.<field> }}` in a URL. */
+const MATRIX_EXPRESSION = /\$\{\{\s*matrix\.([\w-]+)(?:\.([\w-]+))?\s*\}\}/g;
+
 function expand(step: Step, script: string, offset: number, text: string, depth: number): string[] {
   let values = [text];
   if (depth >= MAX_DEPTH || !text.includes('$')) return values;
+  // A matrix value (`${{ matrix.libtorrent.boost_minor_version }}`) takes each of its legs' literal values; two such
+  // in one URL are combined as if independent, a superset of the legs' own, so every value stays judged.
+  if (text.includes('matrix.')) {
+    for (const match of [...text.matchAll(MATRIX_EXPRESSION)]) {
+      const found = match[2] === undefined ? matrixValues(step.job, match[1] ?? '') : matrixFieldValues(step.job, match[1] ?? '', match[2]);
+      if (found === null || found.length === 0) continue;
+      const next: string[] = [];
+      for (const value of values) for (const replacement of new Set(found)) next.push(value.replace(match[0], replacement));
+      if (next.length > MAX_VALUES) return [text];
+      values = next;
+    }
+  }
   for (const match of [...text.matchAll(VARIABLE)]) {
     const whole = match[0];
     const found =

@@ -141,6 +141,32 @@ describe(RULE, () => {
       ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', ...env.split('\n').filter((l) => l !== '').map((l) => `      ${l}`), '    steps:', '      - run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
     const severities = (script: string, env = '') => scanWith(RULE, held(script, env), { repository: 'acme-labs/widget' }).map((f) => f.severity);
 
+    it('reads a version from matrix values in the URL (a key, or a field of a matrix object): fixed on every leg is LOW', () => {
+      const matrix = (minor: string) => yaml`
+        on: push
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            env:
+              NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+            strategy:
+              matrix:
+                lib:
+                  - { major: "1", minor: "91" }
+                  - { major: "1", minor: "${minor}" }
+            steps:
+              - run: |
+                  url="https://archives.example.org/release/\${{ matrix.lib.major }}.\${{ matrix.lib.minor }}.0/source/lib.tar.gz"
+                  curl -L -o lib.tar.gz "$url"
+                  tar -xf lib.tar.gz
+      `;
+      const fixed = scanWith(RULE, matrix('86'), { repository: 'acme-labs/widget' });
+      expect(fixed.map((f) => f.severity)).toEqual(['LOW']);
+      expect(fixed[0]?.description).toContain('it names the fixed version `1.91.0`');
+      // A leg that names a moving target makes the URL one.
+      expect(scanWith(RULE, matrix('latest'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['MEDIUM']);
+    });
+
     it("reports nothing for the repository's own file at the run's commit or a fixed one; at a branch it is LOW", () => {
       expect(severities('curl -fsSLo x.sh "https://raw.githubusercontent.com/$REPO/$REV/x.sh"\nbash x.sh', 'REPO: ${{ github.repository }}\nREV: ${{ github.sha }}')).toEqual([]);
       expect(severities('curl -fsSLo x.sh "https://raw.githubusercontent.com/$REPO/main/x.sh"\nbash x.sh', 'REPO: ${{ github.repository }}')).toEqual(['LOW']);
@@ -406,9 +432,13 @@ describe(RULE, () => {
         expect(found[0], url).toContain('names an architecture or a platform, not a version)');
         expect(found[0], url).not.toContain('may name no fixed version');
       }
-      // A matrix value that is not an architecture stays a variable that may be a version.
+      // A matrix value that is not an architecture is read leg by leg: `v1` and `latest` name no fixed version.
       const versions = texts('curl -fsSLo tool.tgz "https://dl.example.com/tool/${{ matrix.arch }}/tool.tgz"', 'strategy:\n  matrix:\n    arch: [v1, latest]');
-      expect(versions[0]).toContain('the version in the address comes from `${{ matrix.arch }}`');
+      expect(versions[0]).toContain('MEDIUM');
+      expect(versions[0]).toContain('the address names no fixed version');
+      // A computed matrix stays a variable that may be a version.
+      const computed = texts('curl -fsSLo tool.tgz "https://dl.example.com/tool/${{ matrix.release }}/tool.tgz"', "strategy:\n  matrix:\n    release: ${{ fromJSON(needs.plan.outputs.releases) }}");
+      expect(computed[0]).toContain('the version in the address comes from `${{ matrix.release }}`');
       // A version variable beside an architecture one is the one named.
       const mixed = texts('curl -fsSLo tool.tgz "https://dl.example.com/tool/$ARCH/$TOOL_VERSION/tool.tgz"');
       expect(mixed[0]).toContain('the version in the address comes from `$TOOL_VERSION`');
