@@ -194,6 +194,16 @@ const PUBLIC_BY_DESIGN: readonly PublicByDesign[] = [
     value: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
     why: 'a Codecov upload token only authorises uploading coverage reports (its holder forges at most coverage and the status it sets), and Codecov once told public repositories they could commit it; a global upload token uploads to every repository of the organisation, so keep it in a secret or use `use_oidc: true`, and rotate it in Codecov\'s settings',
   },
+  // https://docs.coveralls.io/api-introduction: a repo token identifies the repository a coverage report is posted
+  // to; it authorises posting reports, nothing else. Projects commit it so that forks' runs (which get no secrets)
+  // can upload; its holder forges at most coverage and the status it sets.
+  {
+    vendor: 'Coveralls',
+    name: /coveralls/i,
+    actions: new Set(['coverallsapp/github-action']),
+    value: /^[A-Za-z0-9]{32,40}$/,
+    why: 'a Coveralls repo token only authorises posting coverage reports for the repository (its holder forges at most coverage and the status it sets), and projects commit it so that forks\' runs can upload; keep it in a secret where forks need not upload, and regenerate it in Coveralls\' settings',
+  },
   // https://www.algolia.com/doc/guides/security/api-keys/#search-only-api-key: meant for front-end code.
   {
     vendor: 'Algolia',

@@ -538,4 +538,22 @@ describe(RULE, () => {
         a: { runs-on: x, steps: [{ run: 'curl -d @msg.json "$SLACK_WEBHOOK_URL"' }] }
     `)).toEqual([]);
   });
+
+  it('rates a literal Coveralls repo token LOW (it only posts coverage reports); another token in its place stays HIGH', () => {
+    const token = ['6D1m0xupS3Fgut', 'fuGao8keFf9Hc0FpIXu'].join('');
+    const job = (name: string) => yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - run: coveralls || true
+              env:
+                ${name}: ${token}
+    `;
+    const upload = scanWith(RULE, job('COVERALLS_REPO_TOKEN'));
+    expect(upload.map((f) => f.severity)).toEqual(['LOW']);
+    expect(upload[0]?.description).toContain('literal Coveralls key. LOW: a Coveralls repo token only authorises posting coverage reports');
+    expect(scanWith(RULE, job('DEPLOY_TOKEN')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
 });
