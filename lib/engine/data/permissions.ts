@@ -137,7 +137,7 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'dorny/test-reporter': { scopes: { checks: 'write' } },
   'golangci/golangci-lint-action': { scopes: { contents: 'read' } },
   'super-linter/super-linter': { scopes: { contents: 'read', statuses: 'write' } },
-  'codecov/codecov-action': { scopes: {}, when: [{ input: 'use_oidc', matches: /^true$/i, scopes: { 'id-token': 'write' } }] },
+  'codecov/codecov-action': { scopes: {}, when: [{ input: 'use_oidc', matches: /^(true|\$\{\{[\s\S]*\}\})$/i, scopes: { 'id-token': 'write' } }] },
   // Code scanning.
   'github/codeql-action/init': { scopes: { 'security-events': 'write', actions: 'read', contents: 'read', packages: 'read' } },
   'github/codeql-action/autobuild': NONE,

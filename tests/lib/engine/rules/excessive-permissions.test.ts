@@ -249,6 +249,27 @@ ${input}
     expect(positions(scanWith(RULE, workflow('release-drafter/release-drafter')))).toEqual(['8:7 LOW']);
   });
 
+  it("counts codecov-action's `use_oidc` (true, or an expression that may be) as a use of `id-token: write`", () => {
+    const workflow = (value: string) => yaml`
+      on: push
+      permissions: {}
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+            id-token: write
+          steps:
+            - uses: codecov/codecov-action@v5
+              with:
+                files: ./coverage.xml
+                use_oidc: ${value}
+    `;
+    expect(scanWith(RULE, workflow('true'))).toEqual([]);
+    expect(scanWith(RULE, workflow("${{ !(github.event_name == 'pull_request' && github.event.pull_request.head.repo.fork) }}"))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow('false')))).toEqual(['8:7 LOW']);
+  });
+
   it('treats the block as the job\'s own when a single job inherits it and uses it', () => {
     expect(scanWith(RULE, yaml`
       on: push
