@@ -22,6 +22,12 @@ export function githubContextCapability(path: readonly string[]): Capability {
   return code === UNKNOWN ? 'unknown' : CAPABILITIES[code as 0 | 1 | 2];
 }
 
+/** True when some webhook payload schema has `github.event.<field>` at its top level. */
+export function knownEventField(field: string): boolean {
+  const event = GITHUB_CONTEXT.k?.['event'];
+  return typeof event === 'object' && event.k !== undefined && hasOwn(event.k, field);
+}
+
 /** Walks `path` from index `start` below `node`; returns a class code or UNKNOWN. */
 function classify(node: ContextNode, path: readonly string[], start: number): number {
   let current = node;

@@ -96,6 +96,16 @@ const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   name: [],
 };
 
+/**
+ * True for a top-level field of `github.event` that no event's payload has: one `EVENT_FIELDS` lists with no event
+ * (`name`), or one no webhook payload schema knows (`issue_number`, a slip for `issue.number`; `input`, for `inputs`),
+ * as `known` (the payload schemas: contexts/index.ts) says. Such an expression is empty on every run: nobody's text.
+ */
+export function noEventHasField(field: string, known: (field: string) => boolean): boolean {
+  if (Object.hasOwn(EVENT_FIELDS, field)) return (EVENT_FIELDS[field] as readonly string[]).length === 0;
+  return field !== 'inputs' && !known(field);
+}
+
 /** The events a `github.*` path is read from; null when every event has it (or the path is not event data). */
 export function eventsWithField(path: readonly string[]): readonly string[] | null {
   if (path[0] !== 'github') return null;

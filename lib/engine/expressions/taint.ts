@@ -1,4 +1,4 @@
-import { githubContextCapability } from '../contexts/index.js';
+import { githubContextCapability, knownEventField } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { githubScriptChecks, JS_NUMBER, outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
@@ -9,7 +9,7 @@ import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderDownloadBefore, readsDownloadedFile, readsDownloadIntoOutputs } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { logicalLines } from '../shell.js';
-import { contextController, controllerRank, eventController, outsiderEvents, triggersWithField, type Controller } from './controller.js';
+import { contextController, controllerRank, eventController, noEventHasField, outsiderEvents, triggersWithField, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
 import { expressionScalarsInFile } from '../analysis/file-scalars.js';
 import {
@@ -398,6 +398,8 @@ export class TaintAnalyzer {
         // `event.action` is an enum for every event but repository_dispatch, where the sender picks it.
         if (a === 'event' && b === 'action' && c === undefined && !dispatchable(scope)) return null;
         if (maintainerControlled(path) || generatedByGitHub(path)) return null;
+        // A field no event has (`github.event.issue_number`, `github.event.name`): empty on every run, nobody's text.
+        if (a === 'event' && b !== undefined && noEventHasField(b, knownEventField)) return null;
         const capability = githubContextCapability(path.slice(1));
         if (capability === 'fixed') return null;
         // Only the triggers whose payload has the field bring a value in: on the others it is empty. A field no
