@@ -184,11 +184,9 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): ScopeWriters {
         if (reach.event !== 'pull_request_target') continue;
         // Files of a checkout that names the commit the event carries (`head.sha` on a `labeled` event): behind an
         // approval, what saves is what the maintainer approved; a key made of the event's text is not approved code.
-        const checkouts = run.workspace.filter((e) => e.kind === 'checkout' && e.content === 'outsider' && e.step.index < caller.index);
-        const pinned = use.key !== undefined && controlled.startsWith('its key comes from') ? undefined : checkouts.find((e) => e.checkout !== undefined && pinsApprovedCode(e.checkout));
-        const race = pinned === undefined || checkouts.some((e) => e.checkout === undefined || !pinsApprovedCode(e.checkout));
-        const gate = gateOf(reach, race);
-        const text = `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}`;
+        const pinned = controlled.checkout?.checkout !== undefined && pinsApprovedCode(controlled.checkout.checkout) ? controlled.checkout : undefined;
+        const gate = gateOf(reach, pinned === undefined);
+        const text = `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled.text}`;
         if (gate === undefined) {
           const words = pinned === undefined ? undefined : heldOf(reach, pinned, []);
           if (words !== undefined) held.push({ job, step: caller, rule: 'cache-poisoning', event: 'pull_request_target', gate: words.gate, act: words.act, save: use, text });
@@ -261,20 +259,21 @@ function entryText(entry: WorkspaceEntry, reach: Reach, sinks: readonly TracedEx
 }
 
 /**
- * Why the entry a `pull_request_target` step saves is the pull request's to choose (its key comes from their
- * text, or their checkout came first and its files pick key and content), or null.
+ * Why the entry a `pull_request_target` step saves is the pull request's to choose, in words (its key comes from
+ * their text, or their checkout came first and its files pick key and content), with that checkout when it is the
+ * reason; null when neither.
  */
-export function prControlled(use: CacheUse, caller: Step, workspace: readonly WorkspaceEntry[], taint: TaintAnalyzer, runsFrom: (entry: WorkspaceEntry) => boolean = () => true): string | null {
+export function prControlled(use: CacheUse, caller: Step, workspace: readonly WorkspaceEntry[], taint: TaintAnalyzer, runsFrom: (entry: WorkspaceEntry) => boolean = () => true): { text: string; checkout: WorkspaceEntry | null } | null {
   if (use.key !== undefined) {
     const found = taint.ofNode(use.key, stepScope(use.step));
-    if (found !== null && (found.level === 'arbitrary' || found.level === 'structured')) return `its key comes from ${describeTaint(found)}`;
+    if (found !== null && (found.level === 'arbitrary' || found.level === 'structured')) return { text: `its key comes from ${describeTaint(found)}`, checkout: null };
   }
   const keyText = use.key === undefined ? '**' : (scalarText(use.key) ?? '**');
   // A checkout into a subdirectory (`path: pr`) that nothing runs, whose files the key's `hashFiles` cannot reach
   // (no pattern names that directory or `**`; an action's default key may hash any lockfile), picks neither the key nor what the job's own code puts in the cache.
   const aside = (e: WorkspaceEntry) => e.dir !== null && e.dir !== '' && !runsFrom(e) && !keyText.includes('**') && !keyText.includes(e.dir.split('/')[0] ?? e.dir);
   const checkout = workspace.find((e) => e.kind === 'checkout' && e.content === 'outsider' && e.checkout?.hiddenBy !== 'trusted-author' && e.step.index < caller.index && !aside(e));
-  if (checkout !== undefined) return `${describeStep(checkout.step)} checked out the pull request first, so its files pick the key and the content`;
+  if (checkout !== undefined) return { text: `${describeStep(checkout.step)} checked out the pull request first, so its files pick the key and the content`, checkout };
   return null;
 }
 

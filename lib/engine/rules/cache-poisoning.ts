@@ -161,7 +161,7 @@ export default defineWorkflowRule({
             node,
             job,
             severity: open && already === null ? 'MEDIUM' : 'LOW',
-            message: `${subject(called, `saves a cache (${use.how})`, runs)} under \`pull_request_target\`, in the base branch's cache scope, and ${controlled}; runs on the default branch, releases included, restore it${already !== null ? alreadyText(already) : open ? '' : ` (LOW: ${reach.gates.join(' / ') || 'an approval'} comes first)`}.`,
+            message: `${subject(called, `saves a cache (${use.how})`, runs)} under \`pull_request_target\`, in the base branch's cache scope, and ${controlled.text}; runs on the default branch, releases included, restore it${already !== null ? alreadyText(already) : open ? '' : ` (LOW: ${reach.gates.join(' / ') || 'an approval'} comes first)`}.`,
             facts: runFact(runs, caller),
           });
         }
