@@ -1,6 +1,6 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
-import { Binary, ContextAccess, contextPath, Grouping, IndexAccess, Literal, Logical, parseExpression, Unary, walkExpression, type Expr } from '../expressions/parse.js';
+import { ContextAccess, contextPath, Grouping, IndexAccess, Literal, Logical, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
 import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, readsDownloadIntoOutputs, readsFile, stepDownloads, type ForeignDownload } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
@@ -9,7 +9,7 @@ import { logicalLines, pipelines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { feedingLines, githubScriptOutputValues, outputSources, scriptLines } from './script-outputs.js';
-import { environmentApproves, everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
+import { environmentApproves, everyPathGuarded, holdsOnForks, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
@@ -623,32 +623,6 @@ function ungrouped(expr: Expr): Expr {
   return current;
 }
 
-const HEAD_FORK = 'github.event.pull_request.head.repo.fork';
-const HEAD_FULL_NAME = 'github.event.pull_request.head.repo.full_name';
-
-/**
- * Whether a condition holds on a fork's pull request: true for `head.repo.fork` (`== true`) and `head.repo.full_name
- * != github.repository`, false for their negations, null for anything else.
- */
-function holdsOnForks(expr: Expr): boolean | null {
-  const node = ungrouped(expr);
-  const path = (e: Expr): string | null => contextPath(ungrouped(e))?.join('.').toLowerCase() ?? null;
-  if (node instanceof Unary && node.operator.lexeme === '!') {
-    const inner = holdsOnForks(node.expr);
-    return inner === null ? null : !inner;
-  }
-  if (node instanceof ContextAccess || node instanceof IndexAccess) return path(node) === HEAD_FORK ? true : null;
-  if (!(node instanceof Binary) || (node.operator.lexeme !== '==' && node.operator.lexeme !== '!=')) return null;
-  const equal = node.operator.lexeme === '==';
-  const [left, right] = [path(node.left), path(node.right)];
-  if (left === HEAD_FORK || right === HEAD_FORK) {
-    const other = ungrouped(left === HEAD_FORK ? node.right : node.left);
-    return other instanceof Literal && typeof other.token.value === 'boolean' ? other.token.value === equal : null;
-  }
-  if ((left === HEAD_FULL_NAME && right === 'github.repository') || (left === 'github.repository' && right === HEAD_FULL_NAME)) return !equal;
-  return null;
-}
-
 /** Context values GitHub always sets on a pull request event (never empty, so `c && x || y` takes `x` when `c` holds). */
 const NEVER_EMPTY = new Set(['github.event.repository.default_branch', 'github.event.pull_request.base.ref', 'github.event.pull_request.base.sha', 'github.base_ref', 'github.sha', 'github.ref']);
 
@@ -663,7 +637,7 @@ function forkOperand(expr: Expr): Expr | null {
   if (!(node instanceof Logical) || node.operator.lexeme !== '||' || node.args.length !== 2) return null;
   const first = ungrouped(node.args[0] as Expr);
   if (!(first instanceof Logical) || first.operator.lexeme !== '&&' || first.args.length !== 2) return null;
-  const onForks = holdsOnForks(first.args[0] as Expr);
+  const onForks = holdsOnForks(ungrouped(first.args[0] as Expr));
   if (onForks === null) return null;
   if (!onForks) return node.args[1] as Expr;
   const value = ungrouped(first.args[1] as Expr);

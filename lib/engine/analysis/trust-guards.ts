@@ -674,6 +674,20 @@ function forkOnlyCondition(node: YNode | undefined, callWith: YNode | undefined)
 }
 
 /**
+ * Whether one condition holds on a fork's pull request, as the trust paths read it (`atomOf`): true for
+ * `head.repo.fork` and a test that the head is not this repository, false for a same-repository test
+ * (`head.repo.full_name == github.repository`, `!head.repo.fork`, `head.repo.fork == false`), null otherwise.
+ */
+export function holdsOnForks(expr: Expr): boolean | null {
+  const path = dotted(expr);
+  if (path !== null && FORK_FLAGS.has(path)) return true;
+  const fact = atomOf(expr, { labeledOnly: false, workflow: null, job: null }).fact;
+  if (fact === 'fork' || fact === '!same-repository') return true;
+  if (fact === '!fork' || fact === 'same-repository') return false;
+  return null;
+}
+
+/**
  * A script that fails whenever it runs: its last command is `exit <non-zero>` (or `false`, `core.setFailed`,
  * `throw` in a github-script) and nothing before it ends the step quietly (`exit 0`, a bare `exit`, `return`).
  */
