@@ -45,6 +45,12 @@ export interface Occasion {
    * followed workflows run on: Workflow `forkRunEvents`); absent when not known.
    */
   runEvents?: readonly string[];
+  /**
+   * The names (lower case) the run's branch or tag can have, when the trigger's filter lists them literally: a
+   * `push` to `branches: [main, develop]`; for a pull request event (`pull_request`, `pull_request_target`), the
+   * base branches its `branches:` filter names. Absent when any name may be it (no filter, a glob, an ignore list).
+   */
+  names?: readonly string[];
 }
 
 /** One leg of a job's matrix: the value of each matrix key (nodes, so `matrix.settings.ref` can be read). */
@@ -78,7 +84,15 @@ export function occasionsOf(workflow: Workflow): Occasion[] {
     const refs = refKinds(event, trigger.config);
     const forks: ('fork' | 'same' | null)[] = PULL_REQUEST_EVENTS.has(event) || event === 'workflow_run' ? ['fork', 'same'] : [null];
     const runEvents = event === 'workflow_run' ? workflow.forkRunEvents : undefined;
-    for (const action of actions) for (const ref of refs) for (const fork of forks) result.push(runEvents !== undefined && fork === 'fork' ? { event, action, ref, fork, runEvents } : { event, action, ref, fork });
+    for (const ref of refs) {
+      const names = refNames(event, ref, trigger.config);
+      for (const action of actions)
+        for (const fork of forks) {
+          const occasion: Occasion = runEvents !== undefined && fork === 'fork' ? { event, action, ref, fork, runEvents } : { event, action, ref, fork };
+          if (names !== undefined) occasion.names = names;
+          result.push(occasion);
+        }
+    }
   }
   if (result.length === 0 || result.length > MAX_OCCASIONS) return [{ event: null, action: null, ref: null, fork: null }];
   return result;
@@ -96,6 +110,30 @@ function refKinds(event: string, config: YMap | undefined): RefKind[] {
   }
   if (event === 'workflow_dispatch' || event === 'create' || event === 'delete') return ['branch', 'tag'];
   return ['branch'];
+}
+
+/** A filter entry that is a name, not a pattern: no glob character (`*`, `?`, `+`, `[`), no negation (`!`). */
+const LITERAL_REF = /^[A-Za-z0-9._\/-]+$/;
+
+/**
+ * The names the ref of a run of `ref` kind can have, from the trigger's filter (`Occasion.names`): a `push`'s
+ * `branches` or `tags`, the base `branches` of `pull_request` and `pull_request_target` (whose `github.ref` is the
+ * base branch). Undefined when the filter is absent, an ignore list, or has an entry that is a pattern.
+ */
+function refNames(event: string, ref: RefKind, config: YMap | undefined): readonly string[] | undefined {
+  let key: string;
+  if (event === 'push' && (ref === 'branch' || ref === 'tag')) key = ref === 'branch' ? 'branches' : 'tags';
+  else if (event === 'pull_request' || event === 'pull_request_target') key = 'branches';
+  else return undefined;
+  const filter = get(config, key);
+  if (filter === undefined) return undefined;
+  const names: string[] = [];
+  for (const item of asList(filter)) {
+    const text = scalarText(item);
+    if (text === null || !LITERAL_REF.test(text)) return undefined;
+    names.push(text.toLowerCase());
+  }
+  return names.length > 0 ? names : undefined;
 }
 
 /**
@@ -189,8 +227,11 @@ type Value =
   | { k: 'num'; v: number }
   | { k: 'bool'; v: boolean }
   | { k: 'null' }
-  /** A string known to start with `v` (`github.ref` on a tag: `refs/tags/`), otherwise unknown. */
-  | { k: 'prefix'; v: string }
+  /**
+   * A string known to start with `v` (`github.ref` on a tag: `refs/tags/`), otherwise unknown; when `names` is
+   * given, one of those (lower case, each starting with `v`); when `shape` is, a string it matches (lower case).
+   */
+  | { k: 'prefix'; v: string; names?: readonly string[]; shape?: RegExp }
   /** The scanned repository's own name / owner / numeric id, or another repository's (a fork's), whatever they are. */
   | { k: 'repo'; self: boolean }
   | { k: 'owner'; self: boolean }
@@ -422,10 +463,14 @@ function equals(a: Value, b: Value): Truth {
     return null;
   }
   if (a.k === 'prefix' || b.k === 'prefix') {
-    const prefix = (a.k === 'prefix' ? a : b) as { v: string };
+    const prefix = (a.k === 'prefix' ? a : b) as { v: string; names?: readonly string[]; shape?: RegExp };
     const other = a.k === 'prefix' ? b : a;
     if (other.k !== 'str') return null;
-    return other.v.toLowerCase().startsWith(prefix.v.toLowerCase()) ? null : false;
+    const text = other.v.toLowerCase();
+    if (!text.startsWith(prefix.v.toLowerCase())) return false;
+    if (prefix.names !== undefined) return !prefix.names.includes(text) ? false : prefix.names.length === 1 ? true : null;
+    if (prefix.shape !== undefined && !prefix.shape.test(text)) return false;
+    return null;
   }
   if (a.k === 'among' || b.k === 'among') {
     const among = (a.k === 'among' ? a : b) as { v: readonly string[] };
@@ -515,6 +560,16 @@ function textTest(name: string, a: Value, b: Value): Truth {
     const hay = a.v.toLowerCase();
     return name === 'startswith' ? hay.startsWith(needle) : name === 'endswith' ? hay.endsWith(needle) : hay.includes(needle);
   }
+  if (a.k === 'prefix' && a.names !== undefined) {
+    // Each name the value may be: the same answer for all of them is the answer.
+    let answer: Truth | undefined;
+    for (const candidate of a.names) {
+      const one = textTest(name, { k: 'str', v: candidate }, b);
+      if (answer === undefined) answer = one;
+      else if (answer !== one) return null;
+    }
+    if (answer !== undefined) return answer;
+  }
   if (a.k === 'prefix') {
     const prefix = a.v.toLowerCase();
     if (name === 'startswith') return prefix.startsWith(needle) ? true : needle.startsWith(prefix) ? null : false;
@@ -542,6 +597,18 @@ const PAYLOADS: Record<string, ReadonlySet<string>> = {
   commits: new Set(['push']),
 };
 
+/** `github.ref` and `github.ref_name` of a pull request event's run: its merge ref, `refs/pull/<number>/merge`. */
+const PR_REF: Value = { k: 'prefix', v: 'refs/pull/' };
+const PR_REF_NAME: Value = { k: 'prefix', v: '', shape: /^\d+\/merge$/ };
+
+/** `github.ref` (`start` `refs/heads/` or `refs/tags/`) or `github.ref_name` (`start` empty) of a branch or tag run. */
+function refValue(start: string, occasion: Occasion): Value {
+  // `pull_request_target` runs on the base branch, which its filter names.
+  const names = occasion.names;
+  if (names === undefined || (occasion.event !== 'push' && occasion.event !== 'pull_request_target')) return start === '' ? UNKNOWN : { k: 'prefix', v: start };
+  return { k: 'prefix', v: start, names: names.map((n) => start + n) };
+}
+
 function contextValue(path: readonly string[], env: Env): Value {
   const [head, a, b] = path;
   const { occasion } = env;
@@ -552,10 +619,20 @@ function contextValue(path: readonly string[], env: Env): Value {
   const event = occasion.event;
   if (a === 'event_name' && path.length === 2) return event === null ? UNKNOWN : { k: 'str', v: event };
   if (a === 'ref' && path.length === 2) {
-    if (occasion.ref === 'tag') return { k: 'prefix', v: 'refs/tags/' };
-    if (occasion.ref === 'branch') return { k: 'prefix', v: 'refs/heads/' };
-    if (occasion.ref === 'pr') return { k: 'prefix', v: 'refs/pull/' };
+    if (occasion.ref === 'tag' || occasion.ref === 'branch') return refValue(occasion.ref === 'tag' ? 'refs/tags/' : 'refs/heads/', occasion);
+    if (occasion.ref === 'pr') return PR_REF;
     return UNKNOWN;
+  }
+  if (a === 'ref_name' && path.length === 2) {
+    if (occasion.ref === 'tag' || occasion.ref === 'branch') return refValue('', occasion);
+    if (occasion.ref === 'pr') return PR_REF_NAME;
+    return UNKNOWN;
+  }
+  // The base branch: set on pull request events only (the `branches:` filter of `pull_request` names it).
+  if (a === 'base_ref' && path.length === 2) {
+    if (event === null) return UNKNOWN;
+    if (!PULL_REQUEST_EVENTS.has(event)) return { k: 'str', v: '' };
+    return occasion.names === undefined ? UNKNOWN : { k: 'prefix', v: '', names: occasion.names };
   }
   if (a === 'ref_type' && path.length === 2) return occasion.ref === 'tag' ? { k: 'str', v: 'tag' } : occasion.ref === 'branch' ? { k: 'str', v: 'branch' } : UNKNOWN;
   if (a === 'repository' && path.length === 2) return { k: 'repo', self: true };
@@ -967,7 +1044,8 @@ function collectReads(node: Expr, into: ReadsFound): void {
         else if (head === 'runner' && a === 'os') into.os = true;
       } else if (head === 'github') {
         if (a === 'event_name' || a === 'head_ref') into.mask |= READS_EVENT;
-        else if (a === 'ref' || a === 'ref_type') into.mask |= READS_REF;
+        else if (a === 'ref' || a === 'ref_type' || a === 'ref_name') into.mask |= READS_REF;
+        else if (a === 'base_ref') into.mask |= READS_EVENT | READS_REF;
         else if (a === 'event') into.mask |= READS_EVENT | READS_ACTION | READS_FORK;
       }
     }
@@ -992,7 +1070,7 @@ function collectReads(node: Expr, into: ReadsFound): void {
 function occasionKey(occasion: Occasion, reads: number): string {
   if (reads === 0) return '';
   const field = (bit: number, value: string | null) => ((reads & bit) === 0 ? '\u0001' : value === null ? '\u0002' : value);
-  return `${field(READS_EVENT, occasion.event)}\u0000${field(READS_ACTION, occasion.action)}\u0000${field(READS_REF, occasion.ref)}\u0000${field(READS_FORK, occasion.fork)}`;
+  return `${field(READS_EVENT, occasion.event)}\u0000${field(READS_ACTION, occasion.action)}\u0000${field(READS_REF, occasion.ref === null ? null : occasion.names === undefined ? occasion.ref : `${occasion.ref}:${occasion.names.join(',')}`)}\u0000${field(READS_FORK, occasion.fork)}`;
 }
 
 /**

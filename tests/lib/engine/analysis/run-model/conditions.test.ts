@@ -45,6 +45,60 @@ describe('three-valued conditions', () => {
     expect(conditionTruth(condition('github.event.workflow_run.head_repository.full_name != github.repository'), { event: 'workflow_run', action: null, ref: 'branch', fork: 'same' })).toBe(false);
   });
 
+  it("reads the branch or tag names a trigger's filter lists, never a pattern's", () => {
+    const [push, tag] = occasionsOf(model("on:\n  push:\n    branches: [develop, Main]\n    tags: [v1.0]\njobs: {}\n"));
+    expect(push).toMatchObject({ event: 'push', ref: 'branch', names: ['develop', 'main'] });
+    expect(tag).toMatchObject({ event: 'push', ref: 'tag', names: ['v1.0'] });
+    expect(conditionTruth(condition("github.ref == 'refs/heads/release'"), push!)).toBe(false);
+    expect(conditionTruth(condition("github.ref_name == 'develop-final' || github.ref_name == 'main-final'"), push!)).toBe(false);
+    expect(conditionTruth(condition("github.ref == 'refs/heads/main'"), push!)).toBeNull();
+    expect(conditionTruth(condition("github.ref_name == 'v1.0'"), tag!)).toBe(true);
+    expect(conditionTruth(condition("startsWith(github.ref_name, 'release/')"), push!)).toBe(false);
+    expect(conditionTruth(condition("startsWith(github.ref, 'refs/heads/')"), push!)).toBe(true);
+    // A pattern, an ignore list or no filter: any name may be the run's.
+    for (const filter of ["branches: ['release/**']", "branches: ['!main', develop]", 'branches-ignore: [main]', 'paths: [src/**]']) {
+      const [run] = occasionsOf(model(`on:\n  push:\n    ${filter}\njobs: {}\n`));
+      expect(run?.names, filter).toBeUndefined();
+      expect(conditionTruth(condition("github.ref == 'refs/heads/release'"), run!), filter).toBeNull();
+    }
+    // pull_request_target runs on the base branch its filter names; pull_request on the merge ref.
+    const [target] = occasionsOf(model('on:\n  pull_request_target:\n    branches: [main]\njobs: {}\n'));
+    expect(conditionTruth(condition("github.ref == 'refs/heads/main' && github.base_ref == 'main'"), target!)).toBe(true);
+    const [pr] = occasionsOf(model('on:\n  pull_request:\n    branches: [main]\njobs: {}\n'));
+    expect(conditionTruth(condition("github.ref_name == 'main'"), pr!)).toBe(false);
+    expect(conditionTruth(condition("github.ref_name == '12/merge'"), pr!)).toBeNull();
+    expect(conditionTruth(condition("github.base_ref == 'develop'"), pr!)).toBe(false);
+    expect(conditionTruth(condition("github.base_ref == 'main'"), pr!)).toBe(true);
+    expect(conditionTruth(condition("github.base_ref == 'main'"), push!)).toBe(false);
+  });
+
+  it('reports nothing of a job whose ref condition no trigger can meet, and keeps the job one can', () => {
+    const text = (condition: string) => yaml`
+      on:
+        push:
+          branches: [develop, main]
+        pull_request:
+          branches: [develop]
+      permissions: {}
+      jobs:
+        release:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            - uses: actions/checkout@v4
+            - run: make dist
+            - uses: softprops/action-gh-release@v2
+              with:
+                files: dist/*
+    `;
+    const unpinned = (condition: string) => scanWith('unpinned-action', text(condition));
+    expect(unpinned("github.ref_name == 'develop-final'")).toEqual([]);
+    expect(unpinned("github.ref == 'refs/heads/release'")).toEqual([]);
+    expect(unpinned("github.ref == 'refs/heads/main'").map((f) => f.severity).sort()).toEqual(['LOW', 'MEDIUM']);
+  });
+
   it("compares the head repository with the run's own, however the payload names it", () => {
     const same = { ...PRT, fork: 'same' as const };
     const run = { event: 'workflow_run', action: null, ref: 'branch' as const, fork: 'fork' as const };
