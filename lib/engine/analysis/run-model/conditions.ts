@@ -113,7 +113,7 @@ function refKinds(event: string, config: YMap | undefined): RefKind[] {
 }
 
 /** A filter entry that is a name, not a pattern: no glob character (`*`, `?`, `+`, `[`), no negation (`!`). */
-const LITERAL_REF = /^[A-Za-z0-9._\/-]+$/;
+const LITERAL_REF = /^[A-Za-z0-9._/-]+$/;
 
 /**
  * The names the ref of a run of `ref` kind can have, from the trigger's filter (`Occasion.names`): a `push`'s
