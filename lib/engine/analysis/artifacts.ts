@@ -187,14 +187,21 @@ const runIdCache = new ScanCache<Step, RunIdTarget[] | null>();
 function runIdTargets(step: Step): RunIdTarget[] | null {
   let found = runIdCache.get(step);
   if (found !== undefined) return found;
-  found = null;
-  const inner = /^\s*\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}\s*$/.exec(downloadInput(step, 'run-id') ?? '')?.[1];
-  const expr = inner === undefined ? null : parseExpression(inner.trim());
-  if (expr !== null) {
+  const targets = new Set<RunIdTarget>();
+  let parsed = true;
+  // In a reusable workflow, each caller's value of an input it reads (`run-id: ${{ inputs.run_id }}`) in turn.
+  for (const text of callerVariants(step, downloadInput(step, 'run-id') ?? '')) {
+    const inner = /^\s*\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}\s*$/.exec(text)?.[1];
+    const expr = inner === undefined ? null : parseExpression(inner.trim());
+    if (expr === null) {
+      parsed = false;
+      break;
+    }
     const job = step.job;
     const events = job === null ? [null] : occasionsOf(job.workflow).filter((o) => conditionTruth(job.if, o) !== false && conditionTruth(step.if, o) !== false).map((o) => o.event);
-    found = [...new Set(events.map((event) => runIdTarget(expr, event)))];
+    for (const event of events) targets.add(runIdTarget(expr, event));
   }
+  found = parsed ? [...targets] : null;
   runIdCache.set(step, found);
   return found;
 }
@@ -292,18 +299,75 @@ export function downloadInput(step: Step, name: string): string | null {
   for (let round = 0; round < 3 && text.length < 2_000; round++) {
     let changed = false;
     text = text.replace(/\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}/g, (whole, inner: string) => {
-      const replaced = inner.replace(ENV_REFERENCE, (ref, variable: string) => {
-        const value = envText(step, variable);
-        if (value === null) return ref;
-        changed = true;
-        const expression = /^\s*\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}\s*$/.exec(value);
-        return expression !== null ? `(${(expression[1] ?? '').trim()})` : `'${value.replace(/'/g, "''")}'`;
-      });
+      const replaced = inner
+        .replace(ENV_REFERENCE, (ref, variable: string) => {
+          const value = envText(step, variable);
+          if (value === null) return ref;
+          changed = true;
+          return inlineValue(value);
+        });
       return `\${{${replaced}}}`;
     });
     if (!changed) break;
   }
   return text;
+}
+
+/** A value as written in `env:` or `with:`, put inside an expression: an expression parenthesized, a literal quoted. */
+function inlineValue(value: string): string {
+  const expression = /^\s*\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}\s*$/.exec(value);
+  return expression !== null ? `(${(expression[1] ?? '').trim()})` : `'${value.replace(/'/g, "''")}'`;
+}
+
+/**
+ * `text` once for each value the repository's callers give the inputs its expressions read (`callerInputTexts`), at
+ * most 8, and `text` itself too when the workflow also runs on another event (a dispatch's inputs are its own);
+ * `[text]` when it reads none, or one whose callers are not known.
+ */
+function callerVariants(step: Step, text: string): string[] {
+  let variants = [text];
+  const alone = step.job?.workflow.triggers.every((t) => t.name === 'workflow_call') ?? true;
+  const names = new Set<string>();
+  for (const body of text.matchAll(/\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}/g)) for (const m of (body[1] ?? '').matchAll(INPUT_REFERENCE)) names.add(m[1] as string);
+  for (const name of names) {
+    const values = callerInputTexts(step, name);
+    if (values === null) continue;
+    const pattern = new RegExp(`(?<![\\w.-])inputs\\.${name.replace(/[-]/g, '\\-')}\\b`, 'g');
+    const next: string[] = [];
+    for (const variant of variants)
+      for (const value of values)
+        next.push(variant.replace(/\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}/g, (_whole, inner: string) => `\${{${inner.replace(pattern, () => inlineValue(value))}}}`));
+    if (next.length > 8) break;
+    variants = next;
+  }
+  return alone || variants[0] === text ? variants : [text, ...variants];
+}
+
+/** `inputs.NAME` in an expression. */
+const INPUT_REFERENCE = /(?<![\w.-])inputs\.([A-Za-z_][\w-]{0,99})\b/g;
+
+/**
+ * What the repository's callers give a reusable workflow's input `name`, as written (distinct texts; the input's
+ * `default`, else empty, for a caller that gives none): `run-id: ${{ inputs.run_id }}` in a deploy workflow that a
+ * `workflow_run` job calls `with: { run_id: ${{ github.event.workflow_run.id }} }` names the followed run. Null when
+ * no job here calls it, or a caller's value reads its own `env` or `inputs`, which mean something else here.
+ */
+function callerInputTexts(step: Step, name: string): string[] | null {
+  const workflow = step.job?.workflow;
+  const callers = workflow?.callerJobs;
+  if (workflow === undefined || callers === undefined || callers.length === 0) return null;
+  const lower = name.toLowerCase();
+  const declared = get(workflow.triggers[0]?.config, 'inputs');
+  const spec = declared?.kind === 'map' ? declared.pairs.find((p) => keyText(p.key).toLowerCase() === lower)?.value : undefined;
+  const fallback = scalarText(get(spec, 'default')) ?? '';
+  const texts = new Set<string>();
+  for (const caller of callers) {
+    const given = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
+    const text = given === undefined ? fallback : scalarText(given.value);
+    if (text === null || /(?<![\w.-])(?:env|inputs)\./.test(text)) return null;
+    texts.add(text);
+  }
+  return [...texts];
 }
 
 function download(step: Step, node: YNode, how: string, destination: string | null): ForeignDownload {
@@ -1753,10 +1817,23 @@ export function downloadContent(download: ForeignDownload, workflow: Workflow, r
   if (choice === 'trusted') return 'base';
   if (choice === 'chosen' && picksOwnWorkflowRuns(download, repository)) return 'base';
   if (choice === 'triggering') {
-    if (!workflow.triggers.some((t) => t.name === 'workflow_run')) return 'other';
-    return forkArtifactOrigins(workflow, repository).length > 0 ? 'outsider' : 'base';
+    const following = followingWorkflows(workflow);
+    if (following.length === 0) return 'other';
+    return following.some((w) => forkArtifactOrigins(w, repository).length > 0) ? 'outsider' : 'base';
   }
   return privilegedTriggers(workflow).length > 0 ? 'outsider' : 'other';
+}
+
+/**
+ * The `workflow_run` workflows whose followed run is the run `github.event.workflow_run.id` names in `workflow`: itself
+ * when it runs on `workflow_run`; for a reusable workflow, those of the repository's jobs that call it (a caller's
+ * `github.event` is the callee's), through at most 3 calls.
+ */
+function followingWorkflows(workflow: Workflow, depth = 0): Workflow[] {
+  if (workflow.triggers.some((t) => t.name === 'workflow_run')) return [workflow];
+  const callers = workflow.callerJobs;
+  if (callers === undefined || depth >= 3) return [];
+  return [...new Set(flatMap(callers, (job) => followingWorkflows(job.workflow, depth + 1)))];
 }
 
 /**

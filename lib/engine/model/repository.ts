@@ -50,12 +50,16 @@ export class RepositoryModel {
     this.dependabot = dependabot;
     this.fullName = fullName === null ? null : fullName.toLowerCase();
     for (const action of actions) this.#actionsByDirectory.set(action.directory, action);
+    for (const workflow of workflows) workflow.callerJobs = undefined;
     for (const workflow of workflows) {
       workflow.repository = this.fullName;
       for (const job of workflow.jobs) {
         if (job.uses === undefined) continue;
         const called = calledLocalWorkflow(this, job);
-        if (called !== undefined) job.called = called;
+        if (called !== undefined) {
+          job.called = called;
+          (called.callerJobs ??= []).push(job);
+        }
       }
     }
     for (const workflow of workflows) {

@@ -135,6 +135,8 @@ export interface Workflow {
    * (callers.ts `jobTokenSecrets`, set by the repository model). Such a secret is that token, not a stored credential.
    */
   jobTokenSecrets?: ReadonlySet<string>;
+  /** For a reusable workflow: the repository's jobs that call it (`uses: ./.github/workflows/x.yml`; set by the repository model). */
+  callerJobs?: Job[];
 }
 
 export interface ActionInput {

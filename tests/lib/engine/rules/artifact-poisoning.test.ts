@@ -2194,3 +2194,67 @@ describe(`${RULE}: a run picked by a job that also runs on a schedule`, () => {
     expect(finding?.description).toContain('a maintainer approves each run first');
   });
 });
+
+describe('artifact-poisoning: a reusable workflow that downloads the run its callers name', () => {
+  const deploy = (extraTrigger = '') => ({
+    path: '.github/workflows/deploy.yml',
+    text: yaml`
+      on:
+        workflow_call:
+          inputs:
+            run_id: { type: string, required: true }
+          secrets:
+            CLOUDFLARE_API_TOKEN: { required: true }
+        ${extraTrigger}
+      jobs:
+        pages:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: site
+                run-id: \${{ inputs.run_id }}
+                github-token: \${{ github.token }}
+            - uses: cloudflare/wrangler-action@v3
+              with:
+                apiToken: \${{ secrets.CLOUDFLARE_API_TOKEN }}
+                command: pages deploy . --project-name=site
+    `,
+  });
+  const caller = (path: string, on: string, runId: string) => ({
+    path,
+    text: yaml`
+      on: ${on}
+      jobs:
+        deploy:
+          uses: ./.github/workflows/deploy.yml
+          permissions:
+            deployments: write
+          secrets:
+            CLOUDFLARE_API_TOKEN: \${{ secrets.CLOUDFLARE_API_TOKEN }}
+          with:
+            run_id: ${runId}
+    `,
+  });
+  const followsPullRequests = caller('.github/workflows/preview.yml', '{ workflow_run: { workflows: [PR], types: [completed] } }', '${{ github.event.workflow_run.id }}');
+  const pr = { path: '.github/workflows/pr.yml', text: 'name: PR\non: pull_request\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make site\n' };
+  const ownRun = caller('.github/workflows/push.yml', '{ push: { branches: [main] } }', '${{ github.run_id }}');
+
+  it("reads the followed run's id a workflow_run caller passes in, also beside a caller that passes its own run", () => {
+    for (const files of [[deploy(), followsPullRequests, pr], [deploy(), ownRun, followsPullRequests, pr]]) {
+      const [finding, more] = scanWith(RULE, files);
+      expect(more).toBeUndefined();
+      expect(finding?.file).toBe('.github/workflows/deploy.yml');
+      expect(finding?.severity).toBe('HIGH');
+      expect(finding?.description).toContain('`run-id: ${{ inputs.run_id }}`');
+      expect(finding?.description).toContain('cloudflare/wrangler-action');
+    }
+  });
+
+  it('reports nothing when every caller passes its own run; a dispatch input beside the callers changes nothing', () => {
+    expect(scanWith(RULE, [deploy(), ownRun, pr])).toEqual([]);
+    const dispatched = deploy('workflow_dispatch: { inputs: { run_id: { type: string } } }');
+    expect(scanWith(RULE, [dispatched, ownRun, pr])).toEqual([]);
+    expect(scanWith(RULE, [dispatched, followsPullRequests, pr]).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
