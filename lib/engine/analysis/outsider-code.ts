@@ -198,6 +198,26 @@ export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, 
 }
 
 /**
+ * The weakest-reached outsider code of `job` whose steps (the step that runs it, and its checkout or download) can
+ * all run on `event` (or on an event not known): a download that runs only on `workflow_run` is no outsider code
+ * of the job's `pull_request_target` runs. Null when none.
+ */
+export function outsiderCodeOn(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job, event: string): OutsiderCode | null {
+  let best: OutsiderCode | null = null;
+  for (const candidate of jobOutsiderCandidates(context, job)) {
+    if (!candidate.with.every((s) => runsOnEvent(context.runs, s, event))) continue;
+    if (best === null || REACH_ORDER.indexOf(candidate.found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = candidate.found;
+  }
+  return best;
+}
+
+/** True when `step` can run on `event`, or its events are not known. */
+function runsOnEvent(runs: RunModel, step: Step, event: string): boolean {
+  const events = runs.eventsOf(step);
+  return events.length === 0 || events.includes(event);
+}
+
+/**
  * The outsider code of `step`'s job that can read what `step` leaves behind for later steps (the credentials a
  * checkout persists): code that runs at or after `step`, in a job run `step` also runs in (the run model's
  * condition compatibility: a checkout for same-repository pull requests and one for forks, under mutually
@@ -254,7 +274,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
     for (const way of context.runs.privilegedWays(job)) {
       const entry = way.entry;
       way.sinks.forEach((sink, i) => {
-        const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);
+        const reach = context.runs.sinkReach(context.runs.stepReach(entry.step), [sink]);
         if (!OUTSIDER.has(reach.level)) return;
         const file = job.workflow.file;
         found.push({

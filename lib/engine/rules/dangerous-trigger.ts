@@ -3,7 +3,7 @@ import { downloadEffect, downloadSeverity, inertEffect, type DownloadEffect } fr
 import { downloadContent, triggeringRunReads } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjectionClaim, envInjectionSeverity, envInjections, scriptInjections } from '../analysis/injections.js';
-import { outsiderCode } from '../analysis/outsider-code.js';
+import { outsiderCodeOn } from '../analysis/outsider-code.js';
 import { dispatchedWorkflows, selfDispatches, sentWords, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { readDispatched, sentInputs } from '../analysis/dispatch-inputs.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
@@ -105,13 +105,13 @@ function armedSeverity(severity: Severity): 'HIGH' | 'MEDIUM' | null {
 function exposureOn(workflow: Workflow, context: WorkflowRuleContext, event: string, cache: Map<string, Exposure>): Exposure {
   const others = workflow.triggers.map((t) => t.name).filter((name) => name !== event && DANGEROUS.has(name));
   const jobs = workflow.jobs.filter((job) => jobTrustOn(job, event).length > 0 || !others.some((other) => jobTrustOn(job, other).length > 0));
-  const key = jobs.map((job) => job.id).join('\n');
+  const key = `${event}\n${jobs.map((job) => job.id).join('\n')}`;
   let found = cache.get(key);
-  if (found === undefined) cache.set(key, (found = exposure(workflow, context, jobs)));
+  if (found === undefined) cache.set(key, (found = exposure(workflow, context, jobs, event)));
   return found;
 }
 
-function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readonly Job[]): Exposure {
+function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readonly Job[], event: string): Exposure {
   let armed: Armed | null = null;
   // Outsider code a step runs, per job: the same claim as untrusted-checkout's (and artifact-poisoning's for a
   // download a step runs), from that job's reach, the race after an approval and what the job holds.
@@ -119,7 +119,8 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
   const others: Other[] = [];
   const withCode = new Set<Job>();
   for (const job of jobs) {
-    const code = outsiderCode(context, [job]);
+    // Only what can run on this trigger's event: a download a step runs only on `workflow_run` is that trigger's.
+    const code = outsiderCodeOn(context, job, event);
     if (code === null) continue;
     withCode.add(job);
     const run = context.runs.job(job);
@@ -212,6 +213,9 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
     const secrets = holdsSecrets(run.holdings);
     for (const entry of run.workspace) {
       if (entry.kind !== 'download' || entry.content !== 'outsider' || !secrets) continue;
+      // A download that never runs on this trigger's event is another trigger's weakness.
+      const events = context.runs.eventsOf(entry.step);
+      if (events.length > 0 && !events.includes(event)) continue;
       const effect = downloadEffect(context.runs, context.taint, run, entry);
       if (inertEffect(effect)) continue;
       const reach = effect.reach;
@@ -239,6 +243,9 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
     const run = context.runs.job(job);
     for (const entry of run.workspace) {
       if (entry.content !== 'outsider' || withCode.has(job)) continue;
+      // Brought in only on another trigger's event (a download that runs only on `workflow_run`): that trigger's to state.
+      const events = context.runs.eventsOf(entry.step);
+      if (events.length > 0 && !events.includes(event)) continue;
       const line = workflow.file.position(entry.step.node.start).line;
       // A checkout only trusted authors reach that a step runs: say it runs, and who reaches it (never "no job runs it").
       const ran = entry.checkout?.hiddenBy === 'trusted-author' ? context.runs.sinksOf(run, entry)[0] : undefined;

@@ -867,3 +867,59 @@ describe(`${RULE}: a comment command whose permission check holds only on some c
     expect(findings[1]?.description).toContain('`$GITHUB_ENV`');
   });
 });
+
+describe('dangerous-trigger: a download that runs only on one of two privileged triggers', () => {
+  const text = (downloadIf: string) => yaml`
+    on:
+      pull_request_target:
+        types: [opened, synchronize]
+      workflow_run:
+        workflows: [Review trigger]
+        types: [completed]
+    permissions:
+      contents: read
+    jobs:
+      labels:
+        runs-on: ubuntu-latest
+        permissions:
+          pull-requests: write
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              persist-credentials: false
+              ref: \${{ github.event.pull_request.base.sha || github.sha }}
+          - name: Download PR number
+            if: ${downloadIf}
+            uses: actions/download-artifact@v4
+            with:
+              name: pr-number
+              run-id: \${{ github.event.workflow_run.id }}
+              github-token: \${{ github.token }}
+          - uses: actions/create-github-app-token@v2
+            id: app
+            with:
+              app-id: \${{ vars.APP_ID }}
+              private-key: \${{ secrets.APP_PRIVATE_KEY }}
+          - run: ./.github/scripts/labels.sh
+            env:
+              GITHUB_TOKEN: \${{ steps.app.outputs.token }}
+  `;
+  const review = { path: '.github/workflows/review.yml', text: 'name: Review trigger\non: pull_request_review\njobs:\n  save:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ok\n' };
+
+  it("states it at the trigger it runs on, and names that trigger as the way in, never the other", () => {
+    const findings = scanWith(RULE, [{ path: '.github/workflows/labels.yml', text: text("github.event_name == 'workflow_run'") }, review]);
+    const byEvent = (event: string) => findings.find((f) => f.description.startsWith(`\`${event}\``));
+    expect(byEvent('pull_request_target')?.severity).toBe('LOW');
+    expect(byEvent('pull_request_target')?.description).not.toMatch(/Download PR number|labels\.sh/);
+    expect(byEvent('workflow_run')?.severity).toBe('MEDIUM');
+    expect(byEvent('workflow_run')?.description).toContain('start it through `workflow_run`');
+    const token = scanWith('github-app-token-misuse', [{ path: '.github/workflows/labels.yml', text: text("github.event_name == 'workflow_run'") }, review]);
+    expect(token.map((f) => f.description).join('\n')).toContain('start it through `workflow_run`');
+    expect(token.map((f) => f.description).join('\n')).not.toContain('through `pull_request_target`');
+  });
+
+  it('keeps it at both triggers when the download runs on both', () => {
+    const findings = scanWith(RULE, [{ path: '.github/workflows/labels.yml', text: text('always()') }, review]);
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
+  });
+});
