@@ -194,7 +194,9 @@ export default defineWorkflowRule({
         const unused = inheriting.filter((j) => scopeUse(j, write.scope, context.repository) === null);
         const critical = CRITICAL_SCOPES.has(write.scope);
         const code = critical ? outsiderCode(context, inheriting) : null;
-        if (unused.length === 0 && code === null) continue;
+        // Outsider text in a script that the jobs' own use of the scope runs with is script-injection's claim (which
+        // names the grant among what the step holds): the fix is the script, not the grant.
+        if (unused.length === 0 && (code === null || code.kind === 'script')) continue;
         // A job that does not need the grant but can be steered by an outsider's text (an agent with a shell
         // reading their thread, their text in a script): MEDIUM, unless outsider code already makes it worse.
         const steered = code === null ? unused.map((j) => steering(context, j)).find((x) => x !== null) ?? null : null;
@@ -231,7 +233,7 @@ export default defineWorkflowRule({
       // code reads the token, or the OIDC request token in every step's environment) or never uses it.
       const critical = permissions.writes.filter((w) => CRITICAL_SCOPES.has(w.scope));
       const code = critical.length > 0 ? outsiderCode(context, [job]) : null;
-      if (code !== null && critical[0] !== undefined) {
+      if (code !== null && critical[0] !== undefined && (code.kind !== 'script' || critical.some((w) => scopeUse(job, w.scope, context.repository) === null))) {
         const scopes = critical.map((w) => `\`${w.scope}: write\``).join(', ');
         context.report({
           node: critical[0].key,

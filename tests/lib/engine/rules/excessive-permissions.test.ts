@@ -895,3 +895,42 @@ ${inner}
     expect(docs('run: mike deploy dev').map((f) => f.severity)).toEqual(['LOW']);
   });
 });
+
+describe('excessive-permissions: a grant the job uses, with outsider text in a script', () => {
+  const workflow = (permissions: string, level: 'workflow' | 'job', checkout = false) => {
+    const grant = `permissions:\n  ${permissions.split('\n').join('\n  ')}`;
+    const indented = grant.split('\n').map((l) => `    ${l}`).join('\n');
+    return `on:
+  issue_comment:
+    types: [created]
+${level === 'workflow' ? `${grant}\n` : 'permissions: {}\n'}jobs:
+  trigger:
+    if: github.event.issue.pull_request && contains(github.event.comment.body, '/bench')
+    runs-on: ubuntu-latest
+${level === 'job' ? `${indented}\n` : ''}    steps:
+      - id: pr
+        env:
+          GH_TOKEN: \${{ github.token }}
+        run: echo "head_ref=$(gh api repos/$GITHUB_REPOSITORY/pulls/\${{ github.event.issue.number }} --jq .head.ref)" >> "$GITHUB_OUTPUT"
+${checkout ? `      - uses: actions/checkout@v4
+        with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: make bench
+` : ''}      - env:
+          GH_TOKEN: \${{ github.token }}
+        run: gh workflow run bench.yml --ref "\${{ steps.pr.outputs.head_ref }}"
+`;
+  };
+
+  it('leaves the used grant to script-injection, at workflow or job level', () => {
+    for (const level of ['workflow', 'job'] as const) {
+      const text = workflow('actions: write', level);
+      expect(scanWith('script-injection', text).length, level).toBe(1);
+      expect(scanWith(RULE, text), level).toEqual([]);
+    }
+  });
+
+  it("still reports a used grant where the pull request's code runs with it", () => {
+    expect(scanWith(RULE, workflow('actions: write', 'job', true)).map((f) => f.description).join('\n')).toContain('Even if the job uses it');
+  });
+});
