@@ -96,8 +96,10 @@ function commandUse(text: string, depth = 0): { unknown: string | null; does: st
       }
     }
   }
+  // The substitutions read above are one word each of this command (`branch=$(git rev-parse HEAD)` is an assignment).
+  const outer = depth < 3 && (text.includes('$(') || text.includes('`')) ? text.replace(SUBSTITUTION, '_') : text;
   // `(cd pr && git diff)`, `{ git add .; }`: the brackets of a group are not part of the words.
-  const list = words(text).map((w, i, all) => (i === 0 ? w.replace(/^[({]+(?=.)/, '') : i === all.length - 1 ? w.replace(/(?<=.)[)}]+$/, '') : w));
+  const list = words(outer).map((w, i, all) => (i === 0 ? w.replace(/^[({]+(?=.)/, '') : i === all.length - 1 ? w.replace(/(?<=.)[)}]+$/, '') : w));
   while (list.length > 0 && OPENERS.has(list[0] as string)) list.shift();
   // A `case` pattern (`"default")`) before the command.
   if (list.length > 0 && /^[^=(]*\)$/.test(list[0] as string)) list.shift();

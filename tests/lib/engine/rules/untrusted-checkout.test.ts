@@ -88,6 +88,9 @@ jobs:
     expect(positions(scanWith(RULE, workflow('- run: python -c "import setup"')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow("- run: find . -name '*.sh' -exec {} \\;")))).toEqual(['8:23 MEDIUM']);
     expect(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)'))).toEqual([]);
+    // A variable assigned a substitution: the substitution is the command (git, data only), not the words inside it.
+    expect(scanWith(RULE, workflow('- run: branch=$(git rev-parse --abbrev-ref HEAD) && git push origin "HEAD:$branch"'))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow('- run: version=$(npx semver-tool .) && git tag "$version"')))).toEqual(['8:23 MEDIUM']);
     // An array append and an escaped backquote in a message run nothing; an unescaped one in double quotes does.
     expect(scanWith(RULE, workflow('- run: issues+=("Run \\`pnpm install\\` to regenerate (forbidden)")'))).toEqual([]);
     expect(positions(scanWith(RULE, workflow('- run: echo "lock is `pnpm install`"')))).toEqual(['8:23 MEDIUM']);
