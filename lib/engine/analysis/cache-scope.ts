@@ -66,7 +66,7 @@ function actOf(reach: Reach): string | undefined {
 }
 
 /** The writer's standing, from the model's reach of the step: null when no outsider gets there. */
-function gateOf(reach: Reach, race: boolean): string | null | undefined {
+function gateOf(reach: Reach, race: boolean, text = false): string | null | undefined {
   if (reach.event === null || !DEFAULT_SCOPE_EVENTS.has(reach.event)) return undefined;
   switch (reach.level) {
     case 'anyone':
@@ -77,6 +77,10 @@ function gateOf(reach: Reach, race: boolean): string | null | undefined {
     case 'approval': {
       if (!race) return undefined;
       const gates = reach.gates.join(' / ');
+      // Outsider text run as code: read when the job runs, after the command (a title edited, a branch renamed).
+      const reading = "reading the outsider's text when the job runs (a pull request's title, body or branch name can change after the command)";
+      if (text && COMMAND_EVENTS.has(reach.event)) return `once a maintainer's ${reach.event === 'repository_dispatch' ? 'command' : 'comment command'} starts it${gates === '' ? '' : ` (${gates})`}, ${reading}`;
+      if (text) return `once a maintainer approves the run, ${reading.replace('after the command', 'after the approval')}`;
       if (reach.event === 'repository_dispatch') return `once a maintainer's command starts it (${gates || 'a dispatch'}), resolving the pull request's code when the job runs (commits pushed after the command)`;
       if (COMMAND_EVENTS.has(reach.event)) return `once a maintainer's comment command starts it${gates === '' ? '' : ` (${gates})`}, resolving the pull request's code when the job runs (commits pushed after the command)`;
       return 'once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)';
@@ -167,7 +171,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): ScopeWriters {
           // Variables a job's last step defines reach no step: nothing runs with them.
           if (rule === 'github-env-injection' && nothingReads(runs.envReaders(step))) continue;
           const reach = runs.stepReach(step);
-          const gate = gateOf(reach, true);
+          const gate = gateOf(reach, true, true);
           if (gate === undefined) continue;
           writers.push({ job, step, rule, event: reach.event ?? '', gate, act: actOf(reach), text: `${where(step, job)} ${what} under \`${reach.event ?? ''}\`` });
           break;

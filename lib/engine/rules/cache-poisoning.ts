@@ -273,7 +273,8 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     const holds = held.length === 0 ? '' : `, with what job \`${publishingJob.id}\` holds (${held.join(', ')})`;
     const act = gated.act;
     // Behind an approval: who starts the run; behind an environment nobody could check: whether it stops anyone.
-    const who = act === undefined ? 'unless that environment\'s reviewers stop the run' : `by pushing after ${act}`;
+    const text = gated.rule === 'script-injection' || gated.rule === 'github-env-injection';
+    const who = act === undefined ? 'unless that environment\'s reviewers stop the run' : `by ${text ? 'changing that text' : 'pushing'} after ${act}`;
     const why = act === undefined ? 'the environment may require a reviewer' : `not without ${act}`;
     const way = howWritten(order.find((r) => r.writer === gated) as RankedWriter, use, 'the release');
     tail = `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`;

@@ -695,6 +695,27 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     expect(both?.description).not.toContain('once a maintainer');
   });
 
+  it("says the text is read when the job runs, not that code is pushed, when the approved writer runs the outsider's text", () => {
+    const command = other(yaml`
+      on: issue_comment
+      jobs:
+        bench:
+          if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
+          runs-on: ubuntu-latest
+          steps:
+            - id: pr
+              env:
+                GH_TOKEN: \${{ github.token }}
+              run: echo "ref=$(gh api repos/$GITHUB_REPOSITORY/pulls/\${{ github.event.issue.number }} --jq .head.ref)" >> "$GITHUB_OUTPUT"
+            - run: echo "benchmarking \${{ steps.pr.outputs.ref }}"
+    `);
+    const [finding] = scanWith(RULE, [release, command]);
+    expect(finding?.severity).toBe('MEDIUM');
+    expect(finding?.description).toContain("reading the outsider's text when the job runs (a pull request's title, body or branch name can change after the command)");
+    expect(finding?.description).toContain("an outsider can write those entries by changing that text after a maintainer's command");
+    expect(finding?.description).not.toContain('commits pushed after');
+  });
+
   describe('a maintainer\'s command that runs the pull request\'s build in the default branch\'s scope', () => {
     const dispatched = (ref: string) => other(yaml`
       on:
