@@ -243,9 +243,40 @@ function checkedPaths(occurrence: ExpressionOccurrence, taint: Taint): string[] 
 function carriesCode(step: Step, sink: Sink, occurrence: ExpressionOccurrence, occurrences: readonly ExpressionOccurrence[], taint: Taint, paths: readonly string[]): boolean {
   // A JSON document pasted where JavaScript expects an expression is a literal, not code.
   if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) return false;
+  // A JSON document in the body of a here-document whose delimiter is quoted (`cat <<'EOF'`) is text the shell does
+  // not expand, and none of its lines can be the delimiter: toJSON escapes newlines and indents or brackets each line.
+  if (taint.json === true && sink.language === 'shell' && inQuotedHeredoc(String(sink.node.value), occurrence.span.start)) return false;
   // A value checked against an anchored pattern or an allow-list before this use, with the step or job
   // failing otherwise (validation.ts), has the checked shape here: it carries no code.
   return validatedBefore(step, paths, sink.node === step.run ? occurrence.span.start : undefined) === null;
+}
+
+/** A here-document's start whose delimiter is quoted (`<<'EOF'`, `<<"EOF"`, `<<\EOF`): its body is not expanded. */
+const QUOTED_HEREDOC = /<<(-?)\s*(?:'(\w+)'|"(\w+)"|\\(\w+))/;
+/** Any here-document's start (the body of an unquoted one is expanded: `$(...)` in it runs). */
+const ANY_HEREDOC = /<<(-?)\s*['"\\]?(\w+)/;
+
+/**
+ * True when `offset` of `script` lies in the body of a here-document with a quoted delimiter that a JSON line can
+ * never equal (not `true`, `false`, `null` or a number), read line by line from the script's start.
+ */
+function inQuotedHeredoc(script: string, offset: number): boolean {
+  let at = 0;
+  let open: { delimiter: string; quoted: boolean; tabs: boolean } | null = null;
+  for (const line of script.split('\n')) {
+    const end = at + line.length;
+    if (open !== null) {
+      if ((open.tabs ? line.replace(/^\t+/, '') : line) === open.delimiter) open = null;
+      else if (offset >= at && offset <= end) return open.quoted && !/^(?:true|false|null|\d+)$/.test(open.delimiter);
+    } else {
+      if (offset >= at && offset <= end) return false;
+      const quoted = QUOTED_HEREDOC.exec(line);
+      const any = quoted ?? ANY_HEREDOC.exec(line);
+      if (any !== null) open = { delimiter: (quoted !== null ? (quoted[2] ?? quoted[3] ?? quoted[4]) : any[2]) ?? '', quoted: quoted !== null, tabs: any[1] === '-' };
+    }
+    at = end + 1;
+  }
+  return false;
 }
 
 /**

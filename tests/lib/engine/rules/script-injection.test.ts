@@ -1087,3 +1087,28 @@ describe(`${RULE}: a step whose callers are gated on a previous job's trust deci
     }
   });
 });
+
+describe('script-injection: a JSON document in a here-document', () => {
+  const workflow = (heredoc: string, expression = 'toJson(github)') => yaml`
+    on: pull_request_target
+    permissions:
+      contents: write
+    jobs:
+      show:
+        runs-on: ubuntu-latest
+        steps:
+          - run: |
+              cat ${heredoc}
+              \${{ ${expression} }}
+              EOF
+  `;
+
+  it('is text under a quoted delimiter, which no line of the JSON can equal', () => {
+    for (const heredoc of ["<<'EOF'", '<<"EOF"', '<<\\EOF', "<<-'EOF'"]) expect(scanWith('script-injection', workflow(heredoc)), heredoc).toEqual([]);
+  });
+
+  it('still runs under an unquoted delimiter (the shell expands `$(...)` in it), and free text can close a quoted one', () => {
+    expect(scanWith('script-injection', workflow('<<EOF')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('script-injection', workflow("<<'EOF'", 'github.event.pull_request.body')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
