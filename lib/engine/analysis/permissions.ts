@@ -142,7 +142,14 @@ const RUN_SCOPE: Readonly<Record<string, RegExp>> = {
   actions: /\bgh\s+(run|workflow|cache|api)\b|\/actions\/(runs|workflows|caches)/,
 };
 /** A script that releases, publishes, tags or commits (through credentials a checkout left, or its own tooling). */
-const RELEASE_WORDS = /\b(semantic-release|release-it|standard-version|changeset|goreleaser|gh-pages|lerna\s+(version|publish)|(make|just|task|rake|npm\s+run|yarn|pnpm(\s+run)?|bun\s+run|\.\/[\w./-]*)\s+[\w:.-]*(release|publish|deploy|tag|version|bump|changelog|docs|pages))/i;
+const RELEASE_WORDS = /\b(semantic-release|release-it|standard-version|changeset|goreleaser|gh-pages|lerna\s+(version|publish)|(make|just|task|rake|npm\s+run|yarn|pnpm(\s+run)?|bun\s+run|pixi\s+run|mise\s+run|cargo\s+make|\.\/[\w./-]*)\s+[\w:.-]*(release|publish|deploy|tag|version|bump|changelog|docs|pages|upload))/i;
+/**
+ * A project task named for publishing (`pixi run upload-packages`, `make publish`): it may sign in to a registry with
+ * the job's OIDC token (npm's scripts are read by whether provenance is asked for: `publishesWithProvenance`).
+ */
+const PUBLISH_TASK = /\b(make|just|task|rake|pixi\s+run|mise\s+run|cargo\s+make|\.\/[\w./-]*)\s+[\w:.-]*(release|publish|deploy|upload)/i;
+/** A task runner's options that take a value (`pixi run -e release x`, `make -C docs x`): the value names no task. */
+const TASK_OPTIONS = /\s(?:-e|--environment|-m|--manifest-path|-C|--directory|-f|--file|--justfile)(?:\s+|=)\S+/g;
 /** A script given the token. */
 const TOKEN_REF = /github\.token|GITHUB_TOKEN|GH_TOKEN|secrets\.GITHUB/i;
 /** A script that only comments on, labels or closes issues and pull requests with it, and runs nothing else of note. */
@@ -253,7 +260,9 @@ function stepMayUse(step: Step, scope: string, repository?: RepositoryModel, dep
     const scopes = GH_COMMANDS[command];
     if (scopes === undefined || scopes[scope as Scope] === 'write') return true;
   }
-  if ((scope === 'contents' || scope === 'packages') && RELEASE_WORDS.test(script)) return true;
+  const tasks = script.replace(TASK_OPTIONS, '');
+  if ((scope === 'contents' || scope === 'packages') && RELEASE_WORDS.test(tasks)) return true;
+  if (scope === 'id-token' && PUBLISH_TASK.test(tasks)) return true;
   // A publishing tool may report back on the pull request or commit with whatever it finds.
   if (/\bpublish\b/i.test(text)) return true;
   // A script file of the repository's (`./scripts/report.sh`) may read the token wherever it is (the

@@ -85,6 +85,30 @@ describe(RULE, () => {
     });
   });
 
+  it("a project task named for tagging, deploying or uploading may use the checkout's credentials or the OIDC token", () => {
+    const job = (permissions: string, run: string) => yaml`
+      on: push
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          permissions: ${permissions}
+          steps:
+            - uses: actions/checkout@v4
+            - uses: prefix-dev/setup-pixi@v0.10.1
+            - run: ${run}
+    `;
+    expect(scanWith(RULE, job('{ contents: write }', 'pixi run -e release create-tag --tag "$TAG"'))).toEqual([]);
+    expect(scanWith(RULE, job('{ contents: write }', 'pixi run deploy-latest'))).toEqual([]);
+    expect(scanWith(RULE, job('{ id-token: write }', 'pixi run -e backends-release upload-packages conda-packages'))).toEqual([]);
+    expect(scanWith(RULE, job('{ id-token: write }', 'make publish'))).toEqual([]);
+    // A task named for something else uses neither.
+    expect(scanWith(RULE, job('{ contents: write }', 'pixi run test')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, job('{ id-token: write }', 'pixi run lint')).map((f) => f.severity)).toEqual(['LOW']);
+    // An option's value is no task: an environment named for releases that builds.
+    expect(scanWith(RULE, job('{ id-token: write }', 'pixi run -e backends-release build-backend-packages linux-64')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, job('{ contents: write }', 'make -C release-notes test')).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
   it('reports the only job\'s unneeded grant as "not needed", not "every job gets it"', () => {
     const findings = scanWith(RULE, yaml`
       on: push
