@@ -578,6 +578,11 @@ ${steps}
     expect(['SSH_KEY_PATH', 'DATABASE_URL', 'DB_PASSWORD', 'HOST_TOKEN', 'PRIVATE_KEY_PATH'].filter(isIdentifierName)).toEqual([]);
   });
 
+  it("a key store's name is a place, and a resource's ARN names it, neither a credential", () => {
+    expect(['AZURE_KEY_VAULT_CLIENT_ID', 'KEYVAULT_NAME', 'AZURE_KEYVAULT_TENANT_ID', 'BEDROCK_AGENT_RESOURCE_ROLE_ARN', 'AWS_ROLE_ARN'].filter((n) => !isIdentifierName(n))).toEqual([]);
+    expect(['AZURE_KEY_VAULT_CLIENT_SECRET', 'KEY_VAULT_KEY', 'KEYVAULT_API_KEY', 'SIGNING_KEY_ARN', 'AWS_SECRET_ARN_TOKEN'].filter(isIdentifierName)).toEqual([]);
+  });
+
   it('a code-signing identity names a certificate, which is the credential beside its password', () => {
     expect(['APPLE_SIGNING_IDENTITY', 'MACOS_CERT_IDENTITY', 'CODESIGN_IDENTITY', 'MANAGED_IDENTITY'].filter((n) => !isIdentifierName(n))).toEqual([]);
     expect(['APPLE_CERTIFICATE', 'APPLE_CERTIFICATE_PASSWORD', 'MACOS_CERT_P12', 'IDENTITY_TOKEN', 'SIGNING_IDENTITY_KEY'].filter(isIdentifierName)).toEqual([]);
