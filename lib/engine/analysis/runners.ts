@@ -310,8 +310,9 @@ function readSelfHosted(job: Job): Selection | null {
   if (runsOn.kind !== 'map' && asList(runsOn).every((item) => item.kind === 'scalar' && typeof item.value === 'string' && !item.value.includes('${{') && GITHUB_HOSTED.test(item.value.trim()))) return null;
   // `runs-on: { group: ..., labels: [...] }`: the labels decide; a group alone may be GitHub-hosted larger runners.
   const labels = runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn;
-  // A label that names the VM image the job gets: a fresh machine per job, whatever the other labels say.
-  if (provisionedPerJob(job, asList(labels))) return null;
+  // A label that names the VM image the job gets: a fresh machine per job, whatever the other labels say; so does
+  // a RunsOn label (its other labels, `runner=...`, `family=...`, are its options).
+  if (provisionedPerJob(job, asList(labels)) || ownCloudRunner(job) !== null) return null;
   for (const item of asList(labels)) {
     if (item.kind !== 'scalar') continue;
     const how = selfHostedScalar(job, item);
@@ -361,6 +362,27 @@ export function ephemeralHint(job: Job): boolean {
     const values = item.value.includes('${{') ? (expandMatrix(job, item.value) ?? []) : [item.value];
     return values.some((v) => EPHEMERAL_NAME.test(v));
   });
+}
+
+/**
+ * A RunsOn runner's first label (`runs-on=${{ github.run_id }}`, `runs-on=${{ github.run_id }}/runner=4cpu-linux-x64`,
+ * `runs-on/runner=...`): RunsOn starts a fresh EC2 machine for each job inside the repository owner's own AWS
+ * account (https://runs-on.com/configuration/job-labels/). Nothing stays behind for the next job, as with the other
+ * managed services, but whatever runs there runs in that account, with the machine's instance profile (IAM role).
+ */
+const RUNS_ON_LABEL = /^runs-on[=/]/i;
+
+/**
+ * The `runs-on` label that asks for a machine the owner's cloud account starts for this job alone (a RunsOn label),
+ * or null: a managed per-job service to the run model (`selfHosted` reads none), reported by self-hosted-runner only
+ * where an outsider's code runs there, for the account's role and network.
+ */
+export function ownCloudRunner(job: Job): YScalar | null {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined) return null;
+  const labels = runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn;
+  for (const item of asList(labels)) if (item.kind === 'scalar' && typeof item.value === 'string' && RUNS_ON_LABEL.test(item.value.trim())) return item;
+  return null;
 }
 
 /**

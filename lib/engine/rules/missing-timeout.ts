@@ -1,4 +1,4 @@
-import { largerRunnerLabel, runnerTimeLimit, selfHosted, standardHostedOnly } from '../analysis/runners.js';
+import { largerRunnerLabel, ownCloudRunner, runnerTimeLimit, selfHosted, standardHostedOnly } from '../analysis/runners.js';
 import type { Job } from '../model/workflow.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import type { Severity } from '../types.js';
@@ -20,6 +20,9 @@ function cost(runs: RunModel, job: Job): { severity: Severity; why: string } {
       severity: 'LOW',
       why: `It runs on a ${selection.how}: a self-hosted runner, which a hung run keeps from the other jobs that wait for it, or a GitHub-hosted larger runner, whose minutes are billed at a higher rate also for public repositories.`,
     };
+  }
+  if (ownCloudRunner(job) !== null) {
+    return { severity: 'LOW', why: "It runs on a RunsOn runner, an EC2 machine the owner's AWS account starts for the job: a hung run keeps that machine running, billed to the account, until GitHub's limit stops the job." };
   }
   const larger = largerRunnerLabel(job);
   if (larger !== null) {

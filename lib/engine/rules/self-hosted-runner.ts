@@ -2,7 +2,7 @@ import { describeStep } from '../analysis/describe.js';
 import { cloneFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type JobRun, type OutsiderWay, type TracedExecution } from '../analysis/run-model/index.js';
 import type { RunModel } from '../analysis/run-model/index.js';
-import { ephemeralHint, selfHosted, type Selection } from '../analysis/runners.js';
+import { ephemeralHint, ownCloudRunner, selfHosted, type Selection } from '../analysis/runners.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -123,6 +123,33 @@ function reportMaybeLarger(
   });
 }
 
+/**
+ * A machine the owner's cloud account starts for this job alone (a RunsOn label: runners.ts `ownCloudRunner`):
+ * nothing stays behind for the next job, so no persistence is claimed, but an outsider's code that runs there runs
+ * inside that account, with the machine's IAM role and network. Reported only where such code runs, one step below
+ * the run's own severity (MEDIUM where it runs with no approval); nothing otherwise, as for managed services.
+ */
+function reportOwnCloud(
+  runs: RunModel,
+  run: JobRun,
+  label: Selection['node'],
+  report: (r: { node: Selection['node']; severity: Severity; message: string; facts: string[] }) => void,
+): void {
+  const way = waysIn(runs, run)[0];
+  if (way === undefined || way.severity === 'LOW') return;
+  const job = run.job;
+  const text = String(label.value).trim();
+  report({
+    node: label,
+    severity: way.severity === 'HIGH' ? 'MEDIUM' : 'LOW',
+    message:
+      `Job \`${job.id}\` runs on a RunsOn runner (label \`${text.length > 80 ? `${text.slice(0, 77)}...` : text}\`), a fresh AWS machine that the repository owner's own account starts for each job, and runs an outsider's code there: ${sinkText(job, way)}; ${whoOf(way)}. ` +
+      "Nothing stays behind for the next job, but that code runs inside the owner's AWS account: with the machine's IAM role (its instance profile, which any process on it can ask the metadata endpoint for) and the account's network. " +
+      `${way.severity === 'HIGH' ? 'MEDIUM' : 'LOW'}: one step below a persistent self-hosted runner; what the role can do decides the rest (give pull request jobs a runner whose role can reach nothing, or run them on GitHub-hosted runners).`,
+    facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', 'runner:per-job-cloud'],
+  });
+}
+
 /** One step down for a runner the workflow cannot tell from a GitHub-hosted larger runner (null: the LOW form). */
 function lower(severity: Severity): Severity | null {
   return severity === 'HIGH' ? 'MEDIUM' : null;
@@ -136,14 +163,18 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment), LOW when that approval binds the commit that runs or the same runners already run forks\' pull requests with no approval in another job; LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or label named after another cloud\'s machine (`aws`, `ec2`, `gcp`, `gce` as a word, an EC2 instance type such as `g4dn-2xlarge`, a GCE machine type such as `n2-standard-8`) is a self-hosted runner, since GitHub-hosted runners run only on GitHub\'s own Azure machines. Another runner group or a list of labels no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner); a single such label with no group (`runs-on: windows`) is LOW, saying it may name a larger runner or a self-hosted one and where to check (Settings > Actions > Runners); both are reported only where pull requests or outsiders reach them. Labels that name the VM image a fresh machine is made from for each job (`ghcr.io/org/image:tag`) and managed ephemeral services are not reported.',
+      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment), LOW when that approval binds the commit that runs or the same runners already run forks\' pull requests with no approval in another job; LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or label named after another cloud\'s machine (`aws`, `ec2`, `gcp`, `gce` as a word, an EC2 instance type such as `g4dn-2xlarge`, a GCE machine type such as `n2-standard-8`) is a self-hosted runner, since GitHub-hosted runners run only on GitHub\'s own Azure machines. Another runner group or a list of labels no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner); a single such label with no group (`runs-on: windows`) is LOW, saying it may name a larger runner or a self-hosted one and where to check (Settings > Actions > Runners); both are reported only where pull requests or outsiders reach them. Labels that name the VM image a fresh machine is made from for each job (`ghcr.io/org/image:tag`) and managed ephemeral services are not reported, but for a RunsOn runner (`runs-on=...`), a fresh machine in the owner\'s own AWS account: where an outsider\'s code runs there, MEDIUM (LOW behind an approval), for the account\'s IAM role and network.',
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
   create: (context) => ({
     job(job) {
       const hit = selfHosted(job);
-      if (hit === null) return;
+      if (hit === null) {
+        const cloud = ownCloudRunner(job);
+        if (cloud !== null) reportOwnCloud(context.runs, context.runs.job(job), cloud, (report) => context.report(report));
+        return;
+      }
       const run = context.runs.job(job);
       const ways = waysIn(context.runs, run);
       const way = ways[0];

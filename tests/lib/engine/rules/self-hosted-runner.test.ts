@@ -665,3 +665,43 @@ describe(RULE, () => {
     expect(hinted).toEqual({ arc: true, pods: true, kept: false });
   });
 });
+
+describe("self-hosted-runner: a RunsOn runner, a fresh machine in the owner's AWS account for each job", () => {
+  const workflow = (on: string, runsOn: string, steps = '- run: make test') => yaml`
+    on: ${on}
+    permissions: {}
+    jobs:
+      test:
+        runs-on: ${runsOn}
+        steps:
+          - uses: actions/checkout@v4
+          ${steps}
+  `;
+  const label = '"runs-on=${{ github.run_id }}/runner=4cpu-linux-x64"';
+  const list = '[ "runs-on=${{ github.run_id }}", runner=linux-amd64-cpu, tag=main ]';
+
+  it("claims the account's role and network, not persistence, where a fork's code runs there", () => {
+    for (const runsOn of [label, list]) {
+      const [finding, more] = scanWith('self-hosted-runner', workflow('pull_request', runsOn));
+      expect(more, runsOn).toBeUndefined();
+      expect(finding?.severity, runsOn).toBe('MEDIUM');
+      expect(finding?.description).toContain("inside the owner's AWS account: with the machine's IAM role");
+      expect(finding?.description).toContain('Nothing stays behind for the next job');
+      expect(finding?.description).not.toContain('can persist');
+    }
+    // No definite self-hosted machine for the attack paths: no `holds:self-hosted` fact.
+    expect(recordsWith('self-hosted-runner', workflow('pull_request', label))[0]?.facts).toContain('runner:per-job-cloud');
+    expect(recordsWith('self-hosted-runner', workflow('pull_request', label))[0]?.facts).not.toContain('holds:self-hosted');
+  });
+
+  it('reports nothing where no outsider code runs there, as for other managed runners', () => {
+    expect(scanWith('self-hosted-runner', workflow('push', label))).toEqual([]);
+    expect(scanWith('self-hosted-runner', workflow('pull_request', list, '- run: echo hello'))).toEqual([]);
+  });
+
+  it("missing-timeout says the hung run's machine is billed to the owner's account", () => {
+    const [timeout] = scanWith('missing-timeout', workflow('push', list));
+    expect(timeout?.severity).toBe('LOW');
+    expect(timeout?.description).toContain("billed to the account");
+  });
+});
