@@ -299,7 +299,7 @@ export function neverRuns(set: RunSet | undefined): boolean {
  */
 export function writersFor(writers: readonly CacheWriter[], restore: CacheUse, job: Job, caller: Step, runs: RunModel): CacheWriter[] {
   const at = restoreSystems(restore, job, caller, runs);
-  return writers.filter((w) => (w.save === undefined || restoreReadsSave(restore, w.save, { restore: at, save: saveSystems(w, runs.cacheRunSet(w.save, w.step), runs) })) && restoresFrom(restore, job.workflow, w.job.workflow, runs.repository));
+  return writers.filter((w) => (w.save === undefined || restoreReadsSave(restore, w.save, { restore: at, save: saveSystems(w, runs.cacheRunSet(w.save, w.step), runs) })) && restoresFrom(restore, job.workflow, w.job.workflow));
 }
 
 /** `runner.os` of the legs on which a restore of `job` (at `caller`) runs (the run model's `systems`); null where not known. */

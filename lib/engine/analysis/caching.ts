@@ -366,15 +366,15 @@ function ownRunOnly(input: Inputs): boolean {
  * own run's (`ownRunOnly`); then only when `writer` can run in the same workflow run as the restoring
  * workflow (the same workflow, or one calls the other, or a workflow calls both, as reusable workflows).
  */
-export function restoresFrom(restore: CacheUse, restoring: Workflow | undefined, writer: Workflow, repository: RepositoryModel): boolean {
+export function restoresFrom(restore: CacheUse, restoring: Workflow | undefined, writer: Workflow): boolean {
   if (!restore.ownRunOnly || restoring === undefined) return true;
-  return sameRun(restoring, writer, repository);
+  return sameRun(restoring, writer);
 }
 
-function sameRun(a: Workflow, b: Workflow, repository: RepositoryModel): boolean {
+function sameRun(a: Workflow, b: Workflow): boolean {
   if (a === b) return true;
-  const callersOfA = localCallers(a, repository).map((j) => j.workflow);
-  const callersOfB = localCallers(b, repository).map((j) => j.workflow);
+  const callersOfA = localCallers(a).map((j) => j.workflow);
+  const callersOfB = localCallers(b).map((j) => j.workflow);
   return callersOfA.includes(b) || callersOfB.includes(a) || callersOfA.some((w) => callersOfB.includes(w));
 }
 

@@ -2,7 +2,6 @@ import type { RepositoryModel } from '../model/repository.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Workflow } from '../model/workflow.js';
 import { scalarText } from '../yaml/model.js';
-import { flatMap } from '../model/arrays.js';
 
 /**
  * The repository path a job's `uses:` names when it calls a reusable workflow of the same repository:
@@ -23,16 +22,14 @@ export function calledLocalWorkflow(repository: RepositoryModel, job: Job): Work
   return repository.workflows.find((w) => w.file.path === path);
 }
 
-const callersCache = new ScanCache<Workflow, Job[]>();
+const NO_CALLERS: Job[] = [];
 
-/** The jobs of the repository that call `workflow` as a local reusable workflow (`./` or `$/`). */
-export function localCallers(workflow: Workflow, repository: RepositoryModel): Job[] {
-  let found = callersCache.get(workflow);
-  if (found === undefined) {
-    found = workflow.triggers.some((t) => t.name === 'workflow_call') ? flatMap(repository.workflows, (w) => w.jobs.filter((j) => calledLocalWorkflow(repository, j) === workflow)) : [];
-    callersCache.set(workflow, found);
-  }
-  return found;
+/**
+ * The jobs of the repository that call `workflow` as a local reusable workflow (`./` or `$/`): the repository model
+ * records them when it resolves each call job (`Workflow.callerJobs`).
+ */
+export function localCallers(workflow: Workflow): Job[] {
+  return workflow.triggers.some((t) => t.name === 'workflow_call') ? (workflow.callerJobs ?? NO_CALLERS) : NO_CALLERS;
 }
 
 const jobTokenCache = new ScanCache<Workflow, ReadonlySet<string>>();
@@ -44,12 +41,12 @@ const JOB_TOKEN_VALUE = /^\s*\$\{\{\s*(?:secrets\.GITHUB_TOKEN|github\.token)\s*
  * and none passes `secrets: inherit` (which hands the stored secret of that name instead). Such a secret is the
  * calling job's token, with its `permissions:`, not a stored credential.
  */
-export function jobTokenSecrets(workflow: Workflow, repository: RepositoryModel): ReadonlySet<string> {
+export function jobTokenSecrets(workflow: Workflow): ReadonlySet<string> {
   let found = jobTokenCache.get(workflow);
   if (found !== undefined) return found;
   const names = new Set<string>();
   const other = new Set<string>();
-  const callers = localCallers(workflow, repository);
+  const callers = localCallers(workflow);
   for (const caller of callers) {
     const secrets = caller.secrets;
     if (secrets === undefined) continue;

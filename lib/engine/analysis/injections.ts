@@ -1,5 +1,6 @@
 import { earlierForeignDownload, readsFile, type OutputCarries } from './artifacts.js';
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
+import { heredocStart } from './log-destination.js';
 import { callerCommandInput } from './command-actions.js';
 import { describeStep, describeTaint } from './describe.js';
 import { scriptFold, scriptLines } from './script-outputs.js';
@@ -251,18 +252,13 @@ function carriesCode(step: Step, sink: Sink, occurrence: ExpressionOccurrence, o
   return validatedBefore(step, paths, sink.node === step.run ? occurrence.span.start : undefined) === null;
 }
 
-/** A here-document's start whose delimiter is quoted (`<<'EOF'`, `<<"EOF"`, `<<\EOF`): its body is not expanded. */
-const QUOTED_HEREDOC = /<<(-?)\s*(?:'(\w+)'|"(\w+)"|\\(\w+))/;
-/** Any here-document's start (the body of an unquoted one is expanded: `$(...)` in it runs). */
-const ANY_HEREDOC = /<<(-?)\s*['"\\]?(\w+)/;
-
 /**
  * True when `offset` of `script` lies in the body of a here-document with a quoted delimiter that a JSON line can
  * never equal (not `true`, `false`, `null` or a number), read line by line from the script's start.
  */
 function inQuotedHeredoc(script: string, offset: number): boolean {
   let at = 0;
-  let open: { delimiter: string; quoted: boolean; tabs: boolean } | null = null;
+  let open: ReturnType<typeof heredocStart> = null;
   for (const line of script.split('\n')) {
     const end = at + line.length;
     if (open !== null) {
@@ -270,9 +266,7 @@ function inQuotedHeredoc(script: string, offset: number): boolean {
       else if (offset >= at && offset <= end) return open.quoted && !/^(?:true|false|null|\d+)$/.test(open.delimiter);
     } else {
       if (offset >= at && offset <= end) return false;
-      const quoted = QUOTED_HEREDOC.exec(line);
-      const any = quoted ?? ANY_HEREDOC.exec(line);
-      if (any !== null) open = { delimiter: (quoted !== null ? (quoted[2] ?? quoted[3] ?? quoted[4]) : any[2]) ?? '', quoted: quoted !== null, tabs: any[1] === '-' };
+      open = heredocStart(line);
     }
     at = end + 1;
   }

@@ -91,6 +91,14 @@ export function pipelineDestination(commands: readonly ScriptSpan[], enclosing: 
 
 /** A here-document's start outside quotes (`cat <<EOF`, `<<-'END'`): its delimiter, or null. */
 export function heredocDelimiter(text: string): string | null {
+  return heredocStart(text)?.delimiter ?? null;
+}
+
+/**
+ * A here-document's start outside quotes: its delimiter, whether the delimiter is quoted (`<<'EOF'`, `<<"EOF"`,
+ * `<<\EOF`: the shell expands nothing in the body), and whether leading tabs are stripped (`<<-`); null when none.
+ */
+export function heredocStart(text: string): { delimiter: string; quoted: boolean; tabs: boolean } | null {
   if (!text.includes('<<')) return null;
   let quote: string | null = null;
   for (let i = 0; i < text.length - 1; i++) {
@@ -108,8 +116,9 @@ export function heredocDelimiter(text: string): string | null {
         i += 2;
         continue;
       }
-      const match = /^<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/.exec(text.slice(i, i + 80));
-      if (match?.[2] !== undefined) return match[2];
+      const match = /^<<(-?)\s*(?:(['"])([A-Za-z_][A-Za-z0-9_]*)\2|(\\?)([A-Za-z_][A-Za-z0-9_]*))/.exec(text.slice(i, i + 80));
+      const delimiter = match?.[3] ?? match?.[5];
+      if (match !== null && delimiter !== undefined) return { delimiter, quoted: match[2] !== undefined || match[4] === '\\', tabs: match[1] === '-' };
     }
   }
   return null;

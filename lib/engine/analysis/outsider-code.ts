@@ -205,16 +205,10 @@ export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, 
 export function outsiderCodeOn(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job, event: string): OutsiderCode | null {
   let best: OutsiderCode | null = null;
   for (const candidate of jobOutsiderCandidates(context, job)) {
-    if (!candidate.with.every((s) => runsOnEvent(context.runs, s, event))) continue;
+    if (!candidate.with.every((s) => context.runs.stepRunsOn(s, event))) continue;
     if (best === null || REACH_ORDER.indexOf(candidate.found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = candidate.found;
   }
   return best;
-}
-
-/** True when `step` can run on `event`, or its events are not known. */
-function runsOnEvent(runs: RunModel, step: Step, event: string): boolean {
-  const events = runs.eventsOf(step);
-  return events.length === 0 || events.includes(event);
 }
 
 /**

@@ -35,7 +35,7 @@ export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel):
   const privileged = privilegedTriggers(workflow).map((t) => t.name);
   // A reusable workflow runs on its callers' events: their privileged triggers are its own.
   if (privileged.length === 0 && workflow.triggers.some((t) => t.name === 'workflow_call')) {
-    for (const caller of localCallers(workflow, repository)) {
+    for (const caller of localCallers(workflow)) {
       if (caller.workflow === workflow) continue;
       for (const name of privilegedTriggers(caller.workflow).map((t) => t.name)) if (!privileged.includes(name)) privileged.push(name);
     }
@@ -553,7 +553,7 @@ const checkoutsByJob = new ScanCache<Job, { repository: RepositoryModel; result:
 
 function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] {
   const workflow = job.workflow;
-  if (!callersByWorkflow.has(workflow)) callersByWorkflow.set(workflow, localCallers(workflow, repository));
+  if (!callersByWorkflow.has(workflow)) callersByWorkflow.set(workflow, localCallers(workflow));
   const triggers = prHeadTriggers(workflow, repository);
   if (triggers.privileged === null) return [];
   const scripted = scriptCheckouts(job, workflow, triggers);

@@ -64,7 +64,7 @@ export class RepositoryModel {
     }
     for (const workflow of workflows) {
       if (!workflow.triggers.some((t) => t.name === 'workflow_call')) continue;
-      const tokens = jobTokenSecrets(workflow, this);
+      const tokens = jobTokenSecrets(workflow);
       if (tokens.size > 0) workflow.jobTokenSecrets = tokens;
     }
     for (const workflow of workflows) {

@@ -214,8 +214,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
     for (const entry of run.workspace) {
       if (entry.kind !== 'download' || entry.content !== 'outsider' || !secrets) continue;
       // A download that never runs on this trigger's event is another trigger's weakness.
-      const events = context.runs.eventsOf(entry.step);
-      if (events.length > 0 && !events.includes(event)) continue;
+      if (!context.runs.stepRunsOn(entry.step, event)) continue;
       const effect = downloadEffect(context.runs, context.taint, run, entry);
       if (inertEffect(effect)) continue;
       const reach = effect.reach;
@@ -244,8 +243,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
     for (const entry of run.workspace) {
       if (entry.content !== 'outsider' || withCode.has(job)) continue;
       // Brought in only on another trigger's event (a download that runs only on `workflow_run`): that trigger's to state.
-      const events = context.runs.eventsOf(entry.step);
-      if (events.length > 0 && !events.includes(event)) continue;
+      if (!context.runs.stepRunsOn(entry.step, event)) continue;
       const line = workflow.file.position(entry.step.node.start).line;
       // A checkout only trusted authors reach that a step runs: say it runs, and who reaches it (never "no job runs it").
       const ran = entry.checkout?.hiddenBy === 'trusted-author' ? context.runs.sinksOf(run, entry)[0] : undefined;

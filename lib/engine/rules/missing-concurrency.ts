@@ -63,7 +63,7 @@ export default defineWorkflowRule({
       // workflow-level `concurrency:` queues its runs. When the repository's own callers all set one, the runs of
       // this workflow cannot overlap through them (callers elsewhere are unknown: without a local caller, report).
       if (workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call')) {
-        const callers = localCallers(workflow, context.repository);
+        const callers = localCallers(workflow);
         if (callers.length > 0 && callers.every((c) => hasConcurrency(get(c.node, 'concurrency')) || hasConcurrency(c.workflow.concurrency))) return;
       }
       const unguarded = flatMap(workflow.jobs, (job) => {

@@ -221,7 +221,7 @@ export function calledToken(job: Job, repository: RepositoryModel): Pick<Holding
 
 /** What the local callers of `workflow` hand its jobs, with its own other triggers' default token; null when nobody here calls it. */
 function handedDown(workflow: Workflow, repository: RepositoryModel, depth: number, seen: Set<Workflow>, budget: { left: number }): HandedDown[] | null {
-  const callers = localCallers(workflow, repository).filter((c) => c.workflow !== workflow);
+  const callers = localCallers(workflow).filter((c) => c.workflow !== workflow);
   if (callers.length === 0 || depth >= MAX_CALL_DEPTH || seen.has(workflow)) return null;
   seen.add(workflow);
   const found: HandedDown[] = [];

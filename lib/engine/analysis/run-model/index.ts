@@ -447,9 +447,15 @@ export class RunModel {
     for (const index of occasionIndexes(set)) {
       const event = set.occasions[index]?.event;
       if (event !== null && event !== undefined) events.add(event);
-      else if (step.job !== null) for (const caller of localCallers(step.job.workflow, this.repository)) for (const e of this.#jobEvents(caller)) events.add(e);
+      else if (step.job !== null) for (const caller of localCallers(step.job.workflow)) for (const e of this.#jobEvents(caller)) events.add(e);
     }
     return [...events];
+  }
+
+  /** True when `step` can run on `event`, or its events are not known (`eventsOf` empty). */
+  stepRunsOn(step: Step, event: string): boolean {
+    const events = this.eventsOf(step);
+    return events.length === 0 || events.includes(event);
   }
 
   #jobEvents(job: Job): string[] {
@@ -599,7 +605,7 @@ export class RunModel {
     // A publishing job that runs `from`'s action itself is its controller's already: the cache adds no way in.
     const shipped = this.#shippedRestores().filter((restore) => from === null || restore.step.job === null || !runsSameAction(from, restore.step.job));
     // A restore keyed by its run's own id reads only what its own workflow run saved (caching.ts `ownRunOnly`).
-    return saves.some((save) => shipped.some((restore) => sameFamily(save, restore) && restoresFrom(restore, restore.step.job?.workflow, job.workflow, this.repository)));
+    return saves.some((save) => shipped.some((restore) => sameFamily(save, restore) && restoresFrom(restore, restore.step.job?.workflow, job.workflow)));
   }
 
   /**
@@ -616,7 +622,7 @@ export class RunModel {
         if (savesToDefaultScope(occasion.event, occasion.ref)) return true;
         continue;
       }
-      const callers = localCallers(job.workflow, this.repository);
+      const callers = localCallers(job.workflow);
       if (callers.length === 0 || depth >= MAX_ACTION_DEPTH) return true;
       if (callers.some((caller) => this.#savesDefaultScope(caller, this.jobRunSet(caller), depth + 1))) return true;
     }

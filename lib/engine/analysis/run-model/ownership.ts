@@ -529,7 +529,7 @@ function inputValues(repository: RepositoryModel, step: Step, name: string): str
   } else {
     const call = owner.triggers.find((t) => t.name === 'workflow_call');
     if (call === undefined) return [];
-    given = localCallers(owner, repository).map((caller) => getText(caller.with, name));
+    given = localCallers(owner).map((caller) => getText(caller.with, name));
     fallback = getText(get(get(call.config, 'inputs'), name), 'default');
   }
   const values = given.filter((v): v is string => v !== null);

@@ -225,7 +225,7 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       if (active.has(workflow)) continue;
       active.add(workflow);
       try {
-        for (const caller of localCallers(workflow, repository)) {
+        for (const caller of localCallers(workflow)) {
           if (caller.workflow === workflow) continue;
           for (const event of only !== undefined ? [only] : callerEvents(caller.workflow, repository)) {
             const theirs = reachOf(caller, null, repository, event);
@@ -305,7 +305,7 @@ function callerEvents(workflow: Workflow, repository: RepositoryModel, seen: Set
   const events = new Set<string>();
   for (const occasion of runs.occasions) {
     if (occasion.event !== null) events.add(occasion.event);
-    else for (const caller of localCallers(workflow, repository)) for (const event of callerEvents(caller.workflow, repository, seen)) events.add(event);
+    else for (const caller of localCallers(workflow)) for (const event of callerEvents(caller.workflow, repository, seen)) events.add(event);
   }
   return [...events];
 }
@@ -362,7 +362,7 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
       if (active.has(workflow)) continue;
       active.add(workflow);
       try {
-        for (const caller of localCallers(workflow, repository)) {
+        for (const caller of localCallers(workflow)) {
           if (caller.workflow === workflow) continue;
           const theirs = forkReach(caller, repository);
           if (theirs === null) continue;
@@ -500,7 +500,7 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
     if (occasion.event === null) {
       if (seen.has(workflow)) continue;
       seen.add(workflow);
-      for (const caller of localCallers(workflow, repository)) {
+      for (const caller of localCallers(workflow)) {
         if (caller.workflow !== workflow) better(valueReachOf(caller, null, repository, events, covers, seen));
       }
       seen.delete(workflow);
