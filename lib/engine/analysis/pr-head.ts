@@ -49,6 +49,13 @@ export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel):
 }
 
 const PR_HEAD = /^github\.event\.pull_request\.(head\.(sha|ref|label|repo\.(full_name|clone_url|ssh_url|git_url|html_url|url))|merge_commit_sha)$|^github\.head_ref$/;
+/**
+ * The same pull request fields carried in a `repository_dispatch` event's payload: `peter-evans/slash-command-dispatch`
+ * sends the pull request a command was given on as `client_payload.pull_request` (the API's pull request object), and
+ * dispatchers of the `/ok-to-test` pattern send the same shape. Whoever sends the event (dispatch-gate.ts), the code
+ * these name is the pull request author's.
+ */
+const DISPATCHED_PR_HEAD = /^github\.event\.client_payload\.pull_request\.(head\.(sha|ref|label|repo\.(full_name|clone_url|ssh_url|git_url|html_url|url))|merge_commit_sha)$/;
 const RUN_HEAD = /^github\.event\.workflow_run\.(head_sha|head_branch|head_commit\.id|head_repository\.(full_name|clone_url|ssh_url|git_url|html_url|url)|pull_requests\.\*\.head\.(sha|ref))$/;
 const PULL_REFSPEC = /\brefs\/pull\/|(^|[\s:'"])\+?pull\/[^\s/]+\/(head|merge)\b/;
 /** Scripts that look up a pull request's head (`gh pr view --json headRefOid`, `github.rest.pulls.get`). */
@@ -81,7 +88,7 @@ function lookupText(branchOnly: boolean): string {
  * Head references that are a branch name: `github.head_ref`, `...pull_request.head.ref`, `...workflow_run.head_branch`,
  * or a looked-up `headRefName`, at the end of an evidence chain (`a <- b <- github.head_ref`).
  */
-const BRANCH_NAME_EVIDENCE = /(?:^|<- )(?:github\.head_ref|github\.event\.pull_request\.head\.ref|github\.event\.workflow_run\.head_branch|github\.event\.workflow_run\.pull_requests\.\*\.head\.ref|pull request head branch name looked up by step .*)$/;
+const BRANCH_NAME_EVIDENCE = /(?:^|<- )(?:github\.head_ref|github\.event\.(?:client_payload\.)?pull_request\.head\.ref|github\.event\.workflow_run\.head_branch|github\.event\.workflow_run\.pull_requests\.\*\.head\.ref|pull request head branch name looked up by step .*)$/;
 
 /** True when an evidence chain of `prHeadReference` ends at a value read from another run's artifacts. */
 export function namedByArtifact(evidence: string): boolean {
@@ -181,6 +188,7 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   const dotted = path.join('.');
   if (triggers.pullRequest !== null && PR_HEAD.test(dotted)) return dotted;
   if (triggers.workflowRun && RUN_HEAD.test(dotted)) return dotted;
+  if (triggers.privileged !== null && DISPATCHED_PR_HEAD.test(dotted) && scope.workflow.triggers.some((t) => t.name === 'repository_dispatch')) return dotted;
   const [head, a, b, c] = path;
   if (head === 'env' && a !== undefined) {
     const value = envValue(scope, a);
@@ -523,7 +531,7 @@ export function pinsApprovedCode(checkout: Pick<UntrustedCheckout, 'evidence' | 
 /** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
 const APPROVALS: ReadonlySet<TrustGuardKind> = new Set(['commenter', 'label', 'environment']);
 /** Head references fixed by the event itself: what a maintainer approved is what gets checked out. */
-const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`']);
+const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`', '`github.event.client_payload.pull_request.head.sha`']);
 
 /**
  * The checkouts of pull request code in a job that an outsider can reach: under a privileged trigger, not
@@ -690,6 +698,7 @@ function environmentOf(trust: TrustPaths): string {
 
 function triggerOf(evidence: string, triggers: PrHeadTriggers): string {
   if (evidence.includes('github.event.workflow_run.')) return 'workflow_run';
+  if (evidence.includes('github.event.client_payload.')) return 'repository_dispatch';
   if (evidence.includes('github.event.pull_request.') || evidence.includes('github.head_ref')) return triggers.pullRequest ?? 'pull_request_target';
   return triggers.privileged ?? 'privileged';
 }

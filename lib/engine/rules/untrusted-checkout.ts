@@ -145,7 +145,7 @@ export default defineWorkflowRule({
               ? `; ${checkout.raceClosedBy}, so the commits that run are the ones approved`
               : pinned
               ? '; the approval applies to the commit the event names, which is what runs (a commit pushed just before the approval still runs: review the head the approval names)'
-              : `; the code is resolved when the job runs, not when the approval was given, so commits pushed after the approval run${dated === null ? '' : `; ${dated}`} (pin the approved commit, such as \`github.event.pull_request.head.sha\`)`
+              : `; the code is resolved when the job runs, not when the approval was given, so commits pushed after the approval run${dated === null ? '' : `; ${dated}`} (pin the approved commit, such as \`${checkout.trigger === 'repository_dispatch' ? 'github.event.client_payload.pull_request.head.sha' : 'github.event.pull_request.head.sha'}\`)`
             : '';
         context.report({
           node: entry.checkout?.node ?? entry.step.node,

@@ -105,7 +105,9 @@ function occasionReach(occasion: Occasion, workflow: Workflow, repository: Repos
   const event = occasion.event;
   if (event === null) return 'collaborator';
   if (occasion.fork === 'same') return 'trusted-author';
-  if (event === 'repository_dispatch') return dispatchGate(workflow, repository).holds ? 'collaborator' : 'anyone';
+  // A dispatch whose payload names a pull request (`client_payload.pull_request`, the `/ok-to-test` pattern of a
+  // slash-command dispatcher) is a collaborator's approval of that pull request's code, not a run of their own.
+  if (event === 'repository_dispatch') return dispatchGate(workflow, repository).holds ? (workflow.file.text.includes('client_payload.pull_request') ? 'approval' : 'collaborator') : 'anyone';
   if (!EXTERNAL_TRIGGERS.has(event)) return 'collaborator';
   if (event === 'workflow_run' && !followsUntrustedRuns(workflow, repository)) return 'collaborator';
   // A comment's author edits and deletes it too: those are no maintainer's acts on a comment event.

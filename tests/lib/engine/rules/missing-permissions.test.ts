@@ -164,6 +164,31 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('LOW: only collaborators start it');
   });
 
+  it('reads a dispatch whose payload names a pull request (`/ok-to-test`) as a maintainer approving that pull request\'s code: MEDIUM when it runs', () => {
+    const workflow = (ref: string, run: string) => yaml`
+      on:
+        repository_dispatch:
+          types: [ok-to-test-command]
+      jobs:
+        e2e:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ ${ref} }}
+            - run: ${run}
+    `;
+    // The branch the command was given on, which can move after it.
+    const approved = scanWith(RULE, workflow('github.event.client_payload.pull_request.head.ref }}\n                repository: ${{ github.event.client_payload.pull_request.head.repo.full_name', 'make e2e'));
+    expect(positions(approved)).toEqual(['5:3 MEDIUM']);
+    expect(approved[0]?.description).toContain('a maintainer approves each run first');
+    // Nothing of the pull request runs (only git), or the ref is the sender's own value: collaborators only.
+    expect(positions(scanWith(RULE, workflow('github.event.client_payload.pull_request.head.ref }}\n                repository: ${{ github.event.client_payload.pull_request.head.repo.full_name', 'git log -1')))).toEqual(['5:3 LOW']);
+    const own = scanWith(RULE, workflow('github.event.client_payload.ref', 'make e2e'));
+    expect(positions(own)).toEqual(['5:3 LOW']);
+    expect(own[0]?.description).toContain('LOW: only collaborators start it');
+  });
+
   it('on pull_request says that anyone starts it through a fork, with a read-only token, not that only collaborators do', () => {
     const workflow = (jobs: string) => yaml`
       on:

@@ -1320,6 +1320,28 @@ describe('untrusted-checkout: /ok-to-test through repository_dispatch', () => {
     const other = { ...automatic, text: automatic.text.replace('ok-to-test-command', 'docs-command') };
     expect(positions(scanWith(RULE, files(other)))).toEqual(['13:16 MEDIUM']);
   });
+
+  it('reads the pull request head a dispatch payload carries (`client_payload.pull_request.head.*`) as that pull request\'s code', () => {
+    const headCheckout = (inputs: string) => ({
+      path: '.github/workflows/e2e.yml',
+      text: e2e.replace('ref: refs/pull/${{ github.event.client_payload.pull_request.number }}/merge', inputs),
+    });
+    // The head's repository and branch: the fork's code, moving after the command (MEDIUM, the race named).
+    const branch = scanWith(RULE, [headCheckout('repository: ${{ github.event.client_payload.pull_request.head.repo.full_name }}\n          ref: ${{ github.event.client_payload.pull_request.head.ref }}'), dispatcher('permission: write')]);
+    expect(positions(branch)).toEqual(['13:23 MEDIUM']);
+    expect(branch[0]?.description).toContain('`repository_dispatch`');
+    expect(branch[0]?.description).toContain('`github.event.client_payload.pull_request.head.sha`');
+    // The head commit the payload names: the commit the command was given on (LOW, what is left of the race named).
+    const pinned = scanWith(RULE, [headCheckout('ref: ${{ github.event.client_payload.pull_request.head.sha }}'), dispatcher('permission: write')]);
+    expect(positions(pinned)).toEqual(['13:16 LOW']);
+    expect(pinned[0]?.description).toContain('the approval applies to the commit the event names');
+    // A dispatcher that lets anyone run the command: anyone's code, HIGH.
+    expect(positions(scanWith(RULE, [headCheckout('ref: ${{ github.event.client_payload.pull_request.head.sha }}'), dispatcher('permission: none')]))).toEqual(['13:16 HIGH']);
+    // The branch name alone names a branch of this repository, which only collaborators create.
+    expect(positions(scanWith(RULE, [headCheckout('ref: ${{ github.event.client_payload.pull_request.head.ref }}'), dispatcher('permission: none')]))).toEqual([]);
+    // Another payload field is the sender's own choice, not a pull request's head.
+    expect(positions(scanWith(RULE, [headCheckout('ref: ${{ github.event.client_payload.ref }}'), dispatcher('permission: write')]))).toEqual([]);
+  });
 });
 
 describe('untrusted-checkout: refs read from artifacts', () => {
