@@ -22,7 +22,19 @@ export function fetchOf(command: string): Fetch | null {
     return null;
   }
   const list = words(text);
-  return { program: name, words: list, url: urlArgument(list) ?? urlIn(text) };
+  const url = urlArgument(list) ?? urlIn(text);
+  return { program: name, words: list, url: url === null ? null : wholeExpressions(url, text) };
+}
+
+/**
+ * The shell reader splits an unquoted `https://${{ vars.HOST }}/install.sh` at the spaces of its expression, which
+ * GitHub fills in before the shell ever sees them: a URL cut inside `${{ }}` is read again from the text, whole.
+ */
+function wholeExpressions(url: string, text: string): string {
+  if (url.lastIndexOf('${{') <= url.lastIndexOf('}}')) return url;
+  const at = text.indexOf(url);
+  if (at === -1) return url;
+  return /^(?:\$\{\{[^}]*\}\}|[^\s'"()`])+/.exec(text.slice(at))?.[0] ?? url;
 }
 
 /** Options of curl, wget and PowerShell that take a value, so the next word is not the URL. */

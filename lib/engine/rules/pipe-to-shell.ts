@@ -123,7 +123,7 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
     if (!mentionsFetch(command)) continue;
     // A literal URL, else a variable handed to the fetch (`DownloadString("${env:URL}")`, `curl -fsSL "$URL"`).
     const url =
-      /(?:https?|ftp):\/\/[^\s'"()`]+/i.exec(command)?.[0] ??
+      /(?:https?|ftp):\/\/(?:\$\{\{[^}]*\}\}|[^\s'"()`])+/i.exec(command)?.[0] ??
       /(?:\.Download(?:String|Data)\(\s*|\b(?:curl|wget|iwr|irm)\s+(?:-[\w-]+\s+)*)["']?(\$\{?(?:env:)?[A-Za-z_]\w*\}?)/i.exec(command)?.[1] ??
       null;
     if (isLocalUrl(url)) continue;

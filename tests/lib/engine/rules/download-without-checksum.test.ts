@@ -267,7 +267,7 @@ describe(RULE, () => {
         expect(found.map((f) => f.severity), defaults).toEqual(['MEDIUM']);
       }
       expect(dispatch('default: latest', 'https://example.com/tool/${{ inputs.version }}/tool.tar.gz')[0]?.description).toContain('points to `latest`');
-      expect(dispatch('type: string', 'https://example.com/tool/${{ inputs.version }}/tool.tar.gz')[0]?.description).toContain('comes from `${{inputs.version}}`, which the scan cannot resolve');
+      expect(dispatch('type: string', 'https://example.com/tool/${{ inputs.version }}/tool.tar.gz')[0]?.description).toContain('comes from `${{ inputs.version }}`, which the scan cannot resolve');
     });
 
     it("is LOW for a fixed version from the tool's own publisher even where the build ships, MEDIUM for a mirror or a moving name", () => {

@@ -23,6 +23,15 @@ describe(RULE, () => {
     expect(forms("sudo sh -c 'curl -fsSL https://x.test/i.sh | bash'")).toEqual(['curl … | bash']);
   });
 
+  it('names the whole URL when an unquoted expression in it holds spaces (`https://${{ vars.HOST }}/i.sh`)', () => {
+    const urls = (script: string) => remoteScriptRuns(script).map((h) => h.url);
+    expect(urls('curl -fsSL https://${{ vars.RELEASE_HOST }}/tools/install.sh | bash')).toEqual(['https://${{ vars.RELEASE_HOST }}/tools/install.sh']);
+    expect(urls('curl -fsSL https://x.test/${{ env.VERSION }}/i.sh | sh')).toEqual(['https://x.test/${{ env.VERSION }}/i.sh']);
+    // negative: a URL without an expression, or with one without spaces, reads as before.
+    expect(urls('curl -fsSL https://x.test/i.sh | sh')).toEqual(['https://x.test/i.sh']);
+    expect(urls('curl -fsSL https://x.test/${{env.V}}/i.sh | sh')).toEqual(['https://x.test/${{env.V}}/i.sh']);
+  });
+
   it('does not report interpreters that take their program from an argument, or local URLs', () => {
     expect(forms('curl -s https://api.test/v | python3 -c "import json,sys; print(json.load(sys.stdin))"')).toEqual([]);
     expect(forms('curl -s https://api.test/v | python -m json.tool')).toEqual([]);
