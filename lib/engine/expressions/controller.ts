@@ -131,6 +131,17 @@ export function outsiderEvents(triggers: Iterable<string>): string[] {
   return [...triggers].filter((t) => EXTERNAL_TRIGGERS.has(t));
 }
 
+/**
+ * The text of a pull request a dispatch payload carries (`client_payload.pull_request.title`, `.body`, `.head.ref`,
+ * `.head.label`): `peter-evans/slash-command-dispatch` sends the pull request a command was given on, written by its
+ * author, whoever sends the event. Any other payload field is the sender's own (a collaborator's).
+ */
+function dispatchedPullRequestText(path: readonly string[]): boolean {
+  if (path[3] !== 'pull_request') return false;
+  const field = path.slice(4).join('.');
+  return field === 'title' || field === 'body' || field === 'head.ref' || field === 'head.label';
+}
+
 /** Commit text of a push (`github.event.commits.*`, `head_commit`): contributed, but merged by a maintainer first. */
 function commitText(path: readonly string[]): boolean {
   return path[0] === 'github' && path[1] === 'event' && (path[2] === 'commits' || path[2] === 'head_commit');
@@ -142,7 +153,7 @@ function commitText(path: readonly string[]): boolean {
  * in (`workflow_run` only when one of its source workflows runs on pull requests, see `untrustedWorkflowRun`).
  */
 export function contextController(path: readonly string[], triggers: ReadonlySet<string> | null): Controller {
-  if (path[0] === 'github' && path[1] === 'event' && path[2] === 'client_payload') return 'collaborator';
+  if (path[0] === 'github' && path[1] === 'event' && path[2] === 'client_payload') return dispatchedPullRequestText(path) ? 'external' : 'collaborator';
   if (triggers === null) return commitText(path) ? 'external-after-merge' : 'external';
   const external = [...triggers].some((t) => EXTERNAL_TRIGGERS.has(t));
   if (commitText(path)) {

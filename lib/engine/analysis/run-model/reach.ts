@@ -517,6 +517,11 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
       better({ level: base, event: null, gates, forkPullRequest: false, unvouched: false });
       continue;
     }
+    if (base === 'approval' && occasion.event === 'repository_dispatch') {
+      // A collaborator's dispatch naming a pull request approves running it, not the text its author wrote.
+      better({ level: 'approval', event: occasion.event, gates: [`a collaborator's \`repository_dispatch\` (${dispatchGate(workflow, repository).by})`], forkPullRequest: false, unvouched: true });
+      continue;
+    }
     if (base === 'approval') {
       better({ level: 'approval', event: occasion.event, gates: [`the \`${occasion.action ?? ''}\` activity, a maintainer's act on what the event carries`], forkPullRequest: false, unvouched: false });
       continue;

@@ -394,6 +394,50 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, files('${{ github.event.pull_request.title }}')))).toEqual(['9:19 HIGH']);
   });
 
+  it('reads the pull request a dispatch payload carries (`client_payload.pull_request.title`) as its author\'s text, behind whoever sends the event', () => {
+    const dispatched = (value: string) => ({
+      path: '.github/workflows/test.yml',
+      text: yaml`
+        on:
+          repository_dispatch:
+            types: [test-command]
+        permissions:
+          contents: write
+        jobs:
+          test:
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo "\${{ ${value} }}"
+      `,
+    });
+    const dispatcher = (permission: string) => ({
+      path: '.github/workflows/chatops.yml',
+      text: yaml`
+        on:
+          issue_comment:
+            types: [created]
+        jobs:
+          dispatch:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: peter-evans/slash-command-dispatch@v4
+                with:
+                  token: \${{ secrets.PAT }}
+                  commands: test
+                  permission: ${permission}
+      `,
+    });
+    // A collaborator's command on the pull request: their approval does not vouch for the title (MEDIUM).
+    const gated = scanWith(RULE, [dispatched('github.event.client_payload.pull_request.title'), dispatcher('write')]);
+    expect(positions(gated)).toEqual(['10:20 MEDIUM']);
+    expect(gated[0]?.description).toContain('but that does not vouch for this value');
+    // Anyone's command: HIGH.
+    expect(positions(scanWith(RULE, [dispatched('github.event.client_payload.pull_request.head.ref'), dispatcher('none')]))).toEqual(['10:20 HIGH']);
+    // negative: another payload field is the sender's own choice (LOW), as is the pull request's number.
+    expect(positions(scanWith(RULE, [dispatched('github.event.client_payload.slash_command.args.all'), dispatcher('write')]))).toEqual(['10:20 LOW']);
+    expect(scanWith(RULE, [dispatched('github.event.client_payload.pull_request.number'), dispatcher('write')]).filter((f) => f.severity !== 'LOW')).toEqual([]);
+  });
+
   it('follows matrix values, including the whole matrix (a dispatch payload is a collaborator\'s: LOW)', () => {
     const findings = scanWith(RULE, yaml`
       on: repository_dispatch
