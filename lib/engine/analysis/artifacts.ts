@@ -27,8 +27,13 @@ export interface ForeignDownload {
   how: string;
   /** Where the files land, as written; null for the working directory by default. */
   destination: string | null;
-  /** True when the destination is outside the workspace (`${{ runner.temp }}`, `/tmp/...`). */
+  /**
+   * True when the destination is outside the workspace (`${{ runner.temp }}`, `/tmp/...`), or is an archive the
+   * download leaves whole (`archive`): either way, its files are in the workspace only where a script extracts them.
+   */
   isolated: boolean;
+  /** The download is one archive file in the workspace (`destination`), not its files (`writtenArchive`). */
+  archive?: true;
   /**
    * A third-party action that downloads the triggering run's artifact itself and reads it as data
    * (`TRIGGERING_RUN_READERS`): nothing of it lands where a later step runs it (`triggeringRunReads`).
@@ -123,6 +128,26 @@ const CROSS_RUN_ACTIONS = new Set(['dawidd6/action-download-artifact', 'aochmann
 const ISOLATED = /^\s*["']?(\$\{\{\s*runner\.temp\s*\}\}|\$\{?RUNNER_TEMP\b|%RUNNER_TEMP%|\$env:RUNNER_TEMP|\/tmp(\/|$)|\/dev\/shm\/|\$\{\{\s*github\.action_path|(?:~|\$\{?HOME\}?)\/(?!work(?:\/|$)))/;
 const SCRIPT_ISOLATED = /RUNNER_TEMP|runner\.temp|['"`]\/tmp\//;
 
+/**
+ * The archive a github-script download writes and leaves as it is: the API's `downloadArtifact` returns the artifact
+ * as a zip, and a script that only writes it to one file of a fixed name (`fs.writeFileSync('pr.zip',
+ * Buffer.from(download.data))`, also under `${{ github.workspace }}/` or `process.env.GITHUB_WORKSPACE`) puts no file
+ * of the artifact in the workspace: a later `unzip pr.zip` does (`isolatedExtractions`), and until then only the
+ * archive is there, which nothing runs. Null when the script may extract it itself (a process, an unzip library) or
+ * writes anything else, or the name is computed.
+ */
+function writtenArchive(script: string): string | null {
+  if (/\b(?:exec|execSync|execFile|spawn|spawnSync|AdmZip|unzip|extract|decompress|tar|zlib)\b|@actions\/exec|child_process/i.test(script)) return null;
+  const writes = [...script.matchAll(/\bwriteFile(?:Sync)?\s*\(\s*(['"`])([^'"`\n]*)\1/g)];
+  const other = (script.match(/\bwriteFile(?:Sync)?\s*\(|\bcreateWriteStream\s*\(|\bappendFile/g) ?? []).length;
+  if (writes.length !== 1 || other !== 1) return null;
+  const name = (writes[0]?.[2] ?? '')
+    .replace(/^\$\{\{\s*github\.workspace\s*\}\}\/|^\$\{process\.env\.GITHUB_WORKSPACE\}\//, '')
+    .replace(/^\.\//, '');
+  if (!/^[\w.-]+\.(?:zip|tgz|tar\.gz|tar)$/.test(name)) return null;
+  return name;
+}
+
 /** The steps of a job that download artifacts of another run, in order. */
 export function foreignDownloads(job: Job): ForeignDownload[] {
   return flatMap(job.steps, stepDownloads);
@@ -141,6 +166,8 @@ export function stepDownloads(step: Step): ForeignDownload[] {
     if (slug === 'actions/github-script') {
       const script = getText(step.with, 'script');
       if (script === null || !/\bdownloadArtifact\b/.test(script)) return [];
+      const archive = writtenArchive(script);
+      if (archive !== null) return [{ step, node: step.uses, how: 'actions/github-script (`downloadArtifact`)', destination: archive, isolated: true, archive: true }];
       const isolated = SCRIPT_ISOLATED.test(script) && !/GITHUB_WORKSPACE/.test(script);
       return [{ step, node: step.uses, how: 'actions/github-script (`downloadArtifact`)', destination: null, isolated }];
     }

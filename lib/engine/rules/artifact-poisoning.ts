@@ -222,7 +222,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
 
 function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const { download, reach, run } = r;
-  const where = r.where ?? (download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`);
+  const where = r.where ?? (download.archive === true ? `the archive \`${download.destination ?? ''}\`` : download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`);
   const claim = jobClaim(run, reach, r.executes);
   const picked = runChoice(download) === 'triggering' ? null : pickedRunText(download, context.repository);
   const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository, download) : (picked ?? "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked");

@@ -79,9 +79,34 @@ describe(RULE, () => {
                 script: |
                   const zip = await github.rest.actions.downloadArtifact({ owner, repo, artifact_id, archive_format: 'zip' });
                   fs.writeFileSync(\`\${process.env.RUNNER_TEMP}/pr.zip\`, Buffer.from(zip.data));
-            - run: npm ci && npm run report
+            - run: unzip pr.zip && npm ci && npm run report
     `);
     expect(positions(findings)).toEqual(['9:15 HIGH', '14:11 HIGH', '15:15 HIGH']);
+  });
+
+  it('reads a github-script download written whole to one archive (`pr.zip`) as in the workspace only where a step extracts it', () => {
+    const workflow = (run: string) => ON + yaml`
+      permissions:
+        contents: write
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  const zip = await github.rest.actions.downloadArtifact({ owner, repo, artifact_id, archive_format: 'zip' });
+                  fs.writeFileSync('\${{ github.workspace }}/report.zip', Buffer.from(zip.data));
+            - run: ${run}
+    `;
+    // Extracted, then the checkout's build runs beside the fork's files (HIGH: the job can push).
+    const extracted = scanWith(RULE, workflow('unzip report.zip && npm ci'));
+    expect(positions(extracted)).toEqual(['12:15 HIGH']);
+    expect(extracted[0]?.description).toContain('extracted into the workspace by `unzip report.zip');
+    // negative: only the archive is in the workspace (an inline script reads it as data): nothing of the fork runs.
+    expect(scanWith(RULE, workflow('python - <<\'PY\'\n              import zipfile; print(zipfile.ZipFile("report.zip").namelist())\n              PY')).filter((f) => f.severity !== 'LOW')).toEqual([]);
+    expect(scanWith(RULE, workflow('npm ci')).filter((f) => f.severity !== 'LOW')).toEqual([]);
   });
 
   it('does not report dawidd6/action-download-artifact searching only push runs (vuejs/core size-report)', () => {
