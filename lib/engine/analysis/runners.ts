@@ -469,7 +469,18 @@ export function retiredRunner(job: Job): boolean {
  * machine, so the job never succeeds, and a job that needs it (without a status function) never runs.
  */
 export function failsOnRetiredLeg(job: Job): boolean {
-  return retiredLegs(job).some && get(job.node, 'continue-on-error') === undefined;
+  return (retiredLegs(job).some && get(job.node, 'continue-on-error') === undefined) || callFails(job, 0);
+}
+
+/**
+ * True when the job calls a reusable workflow of the repository (`job.called`, set by the repository model) one of
+ * whose jobs always runs (no `if:`, no `needs:`) and fails on a retired runner leg (or makes such a call itself, at
+ * most three calls deep): the called workflow fails, so the calling job does, and a job that needs it never runs.
+ */
+export function callFails(job: Job, depth = 0): boolean {
+  const called = job.called;
+  if (called === undefined || depth >= 3) return false;
+  return called.jobs.some((j) => j.if === undefined && j.needs.length === 0 && ((retiredLegs(j).some && get(j.node, 'continue-on-error') === undefined) || callFails(j, depth + 1)));
 }
 
 /** The macOS larger runners' labels (`macos-15-large`, `macos-15-xlarge`): GitHub-hosted, but billed as larger runners. */

@@ -4,6 +4,7 @@ import { getText } from '../yaml/model.js';
 import { repositoryNames } from '../analysis/run-model/ownership.js';
 import { followedWorkflows } from '../analysis/workflow-run.js';
 import { calledLocalWorkflow, jobTokenSecrets } from '../analysis/callers.js';
+import { callFails } from '../analysis/runners.js';
 
 /** The events of a run a fork's pull request can start (pull request events; `workflow_run` aside). */
 const PULL_REQUEST_RUN_EVENTS: readonly string[] = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'];
@@ -61,6 +62,12 @@ export class RepositoryModel {
           (called.callerJobs ??= []).push(job);
         }
       }
+    }
+    // A job that needs a call of a reusable workflow that always fails (runners.ts `callFails`) never runs: the
+    // workflow's run sets, made before the calls were resolved, are made again.
+    for (const workflow of workflows) {
+      const failing = new Set(workflow.jobs.filter((j) => j.called !== undefined && callFails(j)).map((j) => j.id));
+      if (failing.size > 0 && workflow.jobs.some((j) => j.needs.some((id) => failing.has(id)))) rereadRunSets(workflow);
     }
     for (const workflow of workflows) {
       if (!workflow.triggers.some((t) => t.name === 'workflow_call')) continue;

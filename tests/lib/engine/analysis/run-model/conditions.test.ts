@@ -727,4 +727,38 @@ describe('a job that needs a matrix job with a leg on a retired runner image nev
     expect(scanWith('script-injection', workflow('', '\n        if: always()')).length).toBe(1);
     expect(scanWith('script-injection', workflow('\n        continue-on-error: true')).length).toBe(1);
   });
+  it('reads a call of a reusable workflow of the repository whose matrix job has a retired leg as failing: the job after it never runs', () => {
+    const called = (extra: string, jobIf = '') => ({
+      path: '.github/workflows/build.yml',
+      text: yaml`
+        on: workflow_call
+        jobs:
+          build:${jobIf}
+            runs-on: \${{ matrix.os }}
+            strategy: { matrix: { os: [ubuntu-20.04, ubuntu-24.04] } }${extra}
+            steps:
+              - run: make
+      `,
+    });
+    const caller = {
+      path: '.github/workflows/release.yml',
+      text: yaml`
+        on: pull_request_target
+        permissions: { contents: write }
+        jobs:
+          build:
+            uses: ./.github/workflows/build.yml
+          publish:
+            needs: build
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo "\${{ github.event.pull_request.title }}"
+      `,
+    };
+    const publish = (files: { path: string; text: string }[]) => scanWith('script-injection', files).filter((f) => f.file === '.github/workflows/release.yml');
+    expect(publish([caller, called('')])).toEqual([]);
+    // negative: the called job may not run (its `if:`), or a continue-on-error lets its leg fail.
+    expect(publish([caller, called('', '\n            if: github.event_name == \'push\'')]).length).toBe(1);
+    expect(publish([caller, called('\n            continue-on-error: true')]).length).toBe(1);
+  });
 });
