@@ -240,8 +240,17 @@ function originOf(url: string, identity: RepositoryIdentity, platform: (variable
   const directories = [...segments.slice(0, -1), ...carried.slice(0, -1)];
   const file = carried.at(-1) ?? segments.at(-1) ?? '';
   const moving = directories.find((d) => MOVING.test(d));
+  const version = moving === undefined ? directories.find((d) => VERSION.test(d)) : undefined;
+  // No fixed version, but the tool's own publisher serving its file from its own host
+  // (`downloads.rclone.org/rclone-current-linux-amd64.zip`, `dl.minio.io/server/minio/release/linux-amd64/minio`):
+  // its official distribution, whatever version the address names; whoever can swap it publishes the tool the job
+  // runs anyway. The host's registered name must be the tool's (`ffmpeg.example.com` is example.com's).
+  const tool = (/^[A-Za-z][A-Za-z0-9]*?(?=[-_.]|\d+\.|$)/.exec(file)?.[0] ?? '').toLowerCase();
+  const registered = host.split('.').at(-2) ?? '';
+  if (version === undefined && carried.length === 0 && tool.length >= 3 && registered === tool && !GENERIC_LABELS.has(registered)) {
+    return { kind: 'vendor', tool, host, named: false, where: `the publisher's own host \`${host}\`` };
+  }
   if (moving !== undefined) return { kind: 'mutable', host: who, plain: false, why: 'moving', moving };
-  const version = directories.find((d) => VERSION.test(d));
   if (version === undefined) {
     // A variable left in the path (its value set at run time, by a step's output or a caller) is not "no version",
     // unless it names an architecture or a platform: then the rest of the address says what version it names.

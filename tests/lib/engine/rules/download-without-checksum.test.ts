@@ -202,6 +202,18 @@ describe(RULE, () => {
       expect(severities('curl -L -o tinytex.exe https://github.com/someone/tinytex-mirror/releases/download/daily/TinyTeX-1-windows.exe\n./tinytex.exe')).toEqual(['MEDIUM']);
     });
 
+    it("is LOW for a tool's file on its publisher's own host at a moving or missing version, not for another's file there", () => {
+      const rclone = scanWith(RULE, held('wget -O rclone.zip https://downloads.rclone.org/rclone-current-linux-amd64.zip\nunzip rclone.zip\n./rclone-*/rclone version'));
+      expect(rclone.map((f) => f.severity)).toEqual(['LOW']);
+      expect(rclone[0]?.description).toContain("official rclone installer or distribution, served over HTTPS from the publisher's own host `downloads.rclone.org`");
+      expect(severities('curl -fsSLo /usr/local/bin/minio https://dl.minio.io/server/minio/release/linux-amd64/minio\nchmod +x /usr/local/bin/minio\nminio server /data &')).toEqual(['LOW']);
+      // negative: a file named after another tool on that host, the tool's file on a host named otherwise, plain HTTP.
+      expect(severities('curl -fsSLo /usr/local/bin/mc https://dl.minio.io/client/mc/release/linux-amd64/mc\nchmod +x /usr/local/bin/mc\nmc ls')).toEqual(['MEDIUM']);
+      expect(severities('wget -O rclone.zip https://mirror.example.net/rclone-current-linux-amd64.zip\nunzip rclone.zip\n./rclone-*/rclone version')).toEqual(['MEDIUM']);
+      expect(severities('wget -O rclone.zip http://downloads.rclone.org/rclone-current-linux-amd64.zip\nunzip rclone.zip\n./rclone-*/rclone version')).not.toEqual(['LOW']);
+      expect(severities('curl -fsSLo f.tar.xz https://ffmpeg.example.com/releases/ffmpeg-latest-amd64-static.tar.xz\ntar xf f.tar.xz')).toEqual(['MEDIUM']);
+    });
+
     it('is LOW for a fixed version in a per-version archive over HTTPS, the version read from the script or the env', () => {
       const findings = scanWith(RULE, held([
         'curl -fsSLo r.sh https://tools.example.com/rustup/archive/1.27.1/x86_64/rustup-init.sh',
@@ -403,7 +415,7 @@ describe(RULE, () => {
         'curl -fsSLo install-rustup.sh https://raw.githubusercontent.com/someone/dotfiles/main/install-rustup.sh',
         'curl -fsSLo rustup-init.exe https://mirror.example.org/rustup/x86_64',
         'curl -fsSLo rustup-init.exe https://rustup.mirror.example.org/x86_64',
-        'curl -fsSLo exampletool.tar.gz https://dl.exampletool.dev/exampletool-latest.tar.gz',
+        'curl -fsSLo exampletool.tar.gz https://dl.example.dev/exampletool-latest.tar.gz',
         // Another path of the vendor's host than its installers' (the table's entries are prefixes with a path).
         'curl -fsSLo tool.tar.bz2 https://repo.anaconda.com/pkgs/main/linux-64/tool-latest.tar.bz2',
         'curl -fsSLo miniconda.sh https://mirrors.example.edu/anaconda/miniconda/Miniconda3-latest-Linux-x86_64.sh',
