@@ -170,6 +170,27 @@ function readHoldings(job: Job): Holdings {
   };
 }
 
+/**
+ * The credential secrets of a job (`Holdings.secrets`) that only steps which can never run in the same job run as
+ * `step` name (`sameRun`: another matrix leg, a contradictory condition): a step on the `windows-latest` leg does not
+ * hold the cloud credentials a step of the `ubuntu-latest` leg is given in its own `env:`. Names in the job's other
+ * keys (its `env:`, `container:`, `services:`) and the workflow's `env:` reach every step. Empty when none.
+ */
+export function secretsApartFrom(job: Job, step: Step, sameRun: (a: Step, b: Step) => boolean): string[] {
+  const held = jobHoldings(job).secrets;
+  if (held.length === 0 || !fileMayUseSecrets(job.workflow)) return [];
+  const file = job.workflow.file;
+  const reached = new Set<string>();
+  const add = (node: YNode | undefined) => {
+    if (node === undefined) return;
+    for (const use of secretOccurrences(file, node)) reached.add(use.name);
+  };
+  for (const pair of job.node.pairs) if (keyText(pair.key) !== 'steps') add(pair.value);
+  add(job.workflow.env);
+  for (const other of job.steps) if (other === step || sameRun(step, other)) add(other.node);
+  return held.filter((name) => !reached.has(name));
+}
+
 /** At most this many levels of reusable workflows calling each other are followed for the token they hand down. */
 const MAX_CALL_DEPTH = 4;
 /** At most this many calling jobs are read for one workflow's token, over all levels (a fan of callers at each level is hostile input). */

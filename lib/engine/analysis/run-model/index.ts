@@ -13,7 +13,7 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, legCount, legIndexes, legSystems, occasionIndexes, overlap, valueRunSet, type Occasion, type RunSet } from './conditions.js';
 import { activatedVenv, stepExecutions, stepVenvs, type ContainerBuild, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
-import { calledToken, holdsNothing, jobHoldings, nothingHeldText, splitSecrets, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
+import { calledToken, holdsNothing, jobHoldings, nothingHeldText, secretsApartFrom, splitSecrets, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, switchAtCaller, switchCaches, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -494,7 +494,7 @@ export class RunModel {
     if (callers.length === 0) return 'no workflow here runs this action, so what its jobs hold is not known';
     const caller = callers.find((c) => !this.#stepSuppliesNothing(c)) ?? (callers[0] as Step);
     const job = caller.job as Job;
-    const run = this.job(job);
+    const run = this.holdingsAt(caller);
     const whose = step.job === null ? `job \`${job.id}\`, which runs this action,` : 'the job';
     if (!holdsNothing(run.holdings, this.defaultToken)) return `${whose} holds ${run.valuables.join(', ')}`;
     const feed = this.releaseFeed(job, caller);
@@ -536,6 +536,32 @@ export class RunModel {
 
   readonly #supplies = new ScanCache<Step, boolean>();
 
+  readonly #holdingsAt = new ScanCache<Step, { holdings: Holdings; valuables: readonly string[]; nothingHeld: string }>();
+
+  /**
+   * What a job step's code can take: its job's holdings, less the secrets that only steps which never run in the same
+   * job run name (another matrix leg, a contradictory condition: holdings.ts `secretsApartFrom`). A job whose steps
+   * all run wherever it runs is its job's holdings.
+   */
+  holdingsAt(step: Step): { holdings: Holdings; valuables: readonly string[]; nothingHeld: string } {
+    const job = step.job as Job;
+    const run = this.job(job);
+    const sets = workflowRunSets(job.workflow);
+    const own = sets.jobs.get(job);
+    if (job.steps.every((s) => sets.steps.get(s) === own)) return run;
+    let found = this.#holdingsAt.get(step);
+    if (found === undefined) {
+      const apart = secretsApartFrom(job, step, (a, b) => this.sameRun(a, b));
+      if (apart.length === 0) found = run;
+      else {
+        const holdings = { ...run.holdings, secrets: run.holdings.secrets.filter((n) => !apart.includes(n)) };
+        found = { holdings, valuables: valuables(holdings, this.defaultToken), nothingHeld: nothingHeldText(holdings) };
+      }
+      this.#holdingsAt.set(step, found);
+    }
+    return found;
+  }
+
   /**
    * True when a job step's code supplies nothing: its job holds nothing worth taking, hands no build to a job that
    * publishes, and saves no cache entry a publishing job restores on a run the step runs in.
@@ -544,7 +570,7 @@ export class RunModel {
     let found = this.#supplies.get(step);
     if (found === undefined) {
       const job = step.job as Job;
-      found = holdsNothing(this.job(job).holdings, this.defaultToken) && feedsPublish(job, this).length === 0 && !this.#savesShippedCache(job, step);
+      found = holdsNothing(this.holdingsAt(step).holdings, this.defaultToken) && feedsPublish(job, this).length === 0 && !this.#savesShippedCache(job, step);
       this.#supplies.set(step, found);
     }
     return found;

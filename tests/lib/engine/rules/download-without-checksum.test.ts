@@ -214,6 +214,34 @@ describe(RULE, () => {
       expect(severities('curl -fsSLo f.tar.xz https://ffmpeg.example.com/releases/ffmpeg-latest-amd64-static.tar.xz\ntar xf f.tar.xz')).toEqual(['MEDIUM']);
     });
 
+    it('judges a download by what its own matrix leg holds: a secret only a step of another leg is given is not held there', () => {
+      const workflow = (condition: string) => yaml`
+        on: push
+        jobs:
+          test:
+            runs-on: \${{ matrix.os }}
+            strategy:
+              matrix:
+                os: [ubuntu-latest, windows-latest]
+            steps:
+              - run: |
+                  curl -fsSLo tool.zip https://mirror.example.net/tool/tool-latest.zip
+                  unzip tool.zip && ./tool/run
+${condition}
+              - run: ./cloud-tests.sh
+                if: matrix.os == 'ubuntu-latest'
+                env:
+                  CLOUD_KEY: \${{ secrets.CLOUD_KEY }}
+      `;
+      const apart = scanWith(RULE, workflow("                if: matrix.os == 'windows-latest'"));
+      expect(apart.map((f) => f.severity)).toEqual(['LOW']);
+      expect(apart[0]?.description).not.toContain('CLOUD_KEY');
+      // negative: the download also runs on the leg that holds the secret.
+      const together = scanWith(RULE, workflow(''));
+      expect(together.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(together[0]?.description).toContain('secret `CLOUD_KEY`');
+    });
+
     it('is LOW for a fixed version in a per-version archive over HTTPS, the version read from the script or the env', () => {
       const findings = scanWith(RULE, held([
         'curl -fsSLo r.sh https://tools.example.com/rustup/archive/1.27.1/x86_64/rustup-init.sh',
