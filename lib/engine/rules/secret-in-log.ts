@@ -113,7 +113,33 @@ const OPENS_LOOP = /^\s*(?:while|until|for)\b/;
 const MASKING_LOOP_END = /^\s*done\s*<<<\s*"?\$\{?([A-Za-z_][A-Za-z0-9_]*)/;
 
 /** A multi-line step output's delimiter line (`echo "private_key<<EOF"`, GitHub's syntax for multi-line values). */
-const MULTILINE_OUTPUT = /\b(?:echo|printf)\s+(?:-[a-z]+\s+)*["']?[\w-]+<<[A-Za-z_]\w*/;
+const MULTILINE_OUTPUT = /\b(?:echo|printf)\s+(?:-[a-z]+\s+)*["']?[\w-]+<<([A-Za-z_]\w*)/;
+
+/**
+ * Which logical lines of a script write a multi-line output's value: from the line that opens it (`echo
+ * "key<<EOF"`, or `printf 'key<<EOF\n%s\nEOF\n' "$KEY"`, which holds it all) to the line that closes it with its
+ * delimiter. A single-line output elsewhere in the same script (`echo "token=$TOKEN"`) is not one.
+ */
+function multilineOutputLines(lines: readonly ScriptSpan[]): ReadonlySet<number> {
+  const inside = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    const open = MULTILINE_OUTPUT.exec(lines[i]?.text ?? '');
+    if (open === null) continue;
+    // The delimiter alone: after a space, a quote or a printf `\n`, not inside a longer word.
+    const closes = new RegExp(`(?:^|[^\\w]|\\\\n)${open[1]}(?![\\w])`);
+    inside.add(i);
+    if (closes.test((lines[i]?.text ?? '').slice((open.index ?? 0) + open[0].length))) continue;
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      inside.add(j);
+      if (closes.test(lines[j]?.text ?? '')) break;
+    }
+    // Never closed: the rest of the script is inside it (and each line is visited once).
+    i = j;
+  }
+  return inside;
+}
+const EMPTY_LINES: ReadonlySet<number> = new Set();
 
 const ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-[a-zA-Z]+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
 const SUBSTITUTION = /^"?\$\((.*)\)"?$/;
@@ -236,6 +262,7 @@ export default defineWorkflowRule({
       const lines = logicalLines(script);
       // Where the compound commands around each command send its output (`{ ...; } >> "$GITHUB_ENV"`).
       const enclosing = enclosingDestinations(script, lines);
+      const multiline = MULTILINE_OUTPUT.test(script) ? multilineOutputLines(lines) : EMPTY_LINES;
       let maskSeen = -1;
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i] as ScriptSpan;
@@ -256,11 +283,11 @@ export default defineWorkflowRule({
           i = end;
         }
         if (body.length === 0 && !mayPrintOnLine(line.text)) continue;
-        pipelines(line).forEach((pipeline, p) => checkPipeline(step, run, script, env, pipeline.commands, body, enclosingAt(enclosing, index, p)));
+        pipelines(line).forEach((pipeline, p) => checkPipeline(step, run, script, env, pipeline.commands, body, enclosingAt(enclosing, index, p), multiline.has(index)));
       }
     };
 
-    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: readonly ScriptSpan[], body: readonly ScriptSpan[], enclosing: Destination | null | undefined) => {
+    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: readonly ScriptSpan[], body: readonly ScriptSpan[], enclosing: Destination | null | undefined, inMultilineOutput: boolean) => {
       const first = commands[0];
       if (first === undefined) return;
       // `{ echo "$KEY"`, `do echo "$KEY"`: the command after the reserved words that open a list.
@@ -321,8 +348,9 @@ export default defineWorkflowRule({
         if (secret.secrets.length > 0 && secret.secrets.every((n) => isIdentifierSecret(step.owner, n))) continue;
         const via = `\`${name}\``;
         const unmasked = secret.partial || transformed;
-        // A multi-line output (`echo "key<<EOF"`): a multi-line secret (a private key) is not reliably masked line by line.
-        const multiline = destination === 'output' && MULTILINE_OUTPUT.test(script);
+        // Written into a multi-line output (`echo "key<<EOF"` ... `EOF`): a multi-line secret (a private key) is not
+        // reliably masked line by line. A single-line output beside one in the script is not.
+        const multiline = destination === 'output' && inMultilineOutput;
         const masked = unmasked
           ? ', in a form GitHub does not mask'
           : ". LOW: GitHub replaces a registered secret's exact value with `***` in the log, so nothing is published as long as the value is printed as it is; a transformed copy or a field of it would not be masked";

@@ -256,6 +256,30 @@ describe('secret-in-log: a multi-line secret masked line by line', () => {
   });
 });
 
+describe('secret-in-log: a secret in a multi-line output, and one beside it', () => {
+  it('is HIGH inside the multi-line output, from its opening line to its delimiter, and LOW in a single-line output of the same script (negative)', () => {
+    const script = [
+      'key="$TOKEN"',
+      'token="$TOKEN"',
+      '{',
+      '  echo "app_id=1"',
+      "  printf 'app_pem<<EOF\\n%s\\nEOF\\n' \"$key\"",
+      '  echo "token=$token"',
+      '} >> "$GITHUB_OUTPUT"',
+    ].join('\n');
+    const findings = scanWith(RULE, job(script));
+    expect(positions(findings)).toEqual(['13:47 HIGH', '14:25 LOW']);
+    expect(findings[1]?.description).toContain("it is the secret's exact value");
+  });
+
+  it('ends the multi-line output at its delimiter: an echo after `EOF` is a single-line output (negative)', () => {
+    const script = ['echo "notes<<EOF" >> "$GITHUB_OUTPUT"', 'echo "release notes" >> "$GITHUB_OUTPUT"', 'echo "EOF" >> "$GITHUB_OUTPUT"', 'echo "token=$TOKEN" >> "$GITHUB_OUTPUT"'].join('\n');
+    expect(positions(scanWith(RULE, job(script)))).toEqual(['12:23 LOW']);
+    const inside = ['echo "notes<<EOF" >> "$GITHUB_OUTPUT"', 'echo "$TOKEN" >> "$GITHUB_OUTPUT"', 'echo "EOF" >> "$GITHUB_OUTPUT"'].join('\n');
+    expect(positions(scanWith(RULE, job(inside)))).toEqual(['10:17 HIGH']);
+  });
+});
+
 describe(`${RULE}: secrets that only identify`, () => {
   it('does not report a signing identity or a user name written to $GITHUB_ENV or printed, and still reports the certificate password beside them', () => {
     const findings = scanWith(RULE, job([
