@@ -4,6 +4,7 @@ import { inRanges, substitutionRanges, variableUses } from '../analysis/shell-va
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import type { Step } from '../model/workflow.js';
+import { isFullSha } from '../model/uses.js';
 import type { Severity } from '../types.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
@@ -215,11 +216,22 @@ function mayPrintSecret(script: RunScript): boolean {
 }
 
 /** The sentence for a secret written to `$GITHUB_ENV`: MEDIUM when someone else's action runs after it, LOW otherwise. */
-function envMessage(what: string, thirdParty: readonly string[]): string {
+function envMessage(what: string, later: LaterThirdParty): string {
+  const thirdParty = later.mutable;
+  if (thirdParty.length === 0 && later.pinned.length > 0) {
+    const pinned = later.pinned.length <= 3 ? later.pinned.join(', ') : `${later.pinned.slice(0, 3).join(', ')} and ${later.pinned.length - 3} more`;
+    return `${what}, so every later step of the job receives it; LOW: the third-party actions after it (${pinned}) are pinned to a commit, code nobody can change without a change here, beside the repository's own, its owner's and GitHub's, and it stays masked in the log (pass it to the steps that need it instead).`;
+  }
   if (thirdParty.length === 0)
     return `${what}, so every later step of the job receives it; LOW: only the repository's own scripts and actions, its owner's and GitHub's run after it, and it stays masked in the log (pass it to the steps that need it instead).`;
   const named = thirdParty.length <= 3 ? thirdParty.join(', ') : `${thirdParty.slice(0, 3).join(', ')} and ${thirdParty.length - 3} more`;
-  return `${what}, so every later step of the job receives it, third-party actions included (${named}). MEDIUM: it stays masked in the log; what widens is which code holds it.`;
+  return `${what}, so every later step of the job receives it, third-party actions on a ref their owner can move included (${named}). MEDIUM: it stays masked in the log; what widens is which code holds it, and that code can change without a change here.`;
+}
+
+/** The third-party actions that run after a step in its job: on a mutable ref, and pinned to a full commit SHA. */
+interface LaterThirdParty {
+  readonly mutable: readonly string[];
+  readonly pinned: readonly string[];
 }
 
 export default defineWorkflowRule({
@@ -247,12 +259,20 @@ export default defineWorkflowRule({
      * the workflow did not hand it to. Empty when only the repository's own scripts and actions, its owner's and
      * GitHub's come after.
      */
-    const laterThirdParty = (step: Step): string[] => {
+    // A third party's action pinned to a full commit SHA is code nobody can change without a change here: the secret
+    // it receives through the environment is no more exposed than to the repository's own steps (LOW, named).
+    const laterThirdParty = (step: Step): LaterThirdParty => {
       const job = step.job;
-      if (job === null) return ['the steps after it'];
+      if (job === null) return { mutable: ['the steps after it'], pinned: [] };
       const after = context.runs.job(job).steps.filter((s) => s.caller.index > step.index);
-      const names = flatMap(after, (s) => (s.step.usesRef !== undefined && context.runs.ownershipOf(s.step.usesRef) === 'third-party' && s.step.uses !== undefined ? [`\`${String(s.step.uses.value)}\``] : []));
-      return [...new Set(names)];
+      const mutable = new Set<string>();
+      const pinned = new Set<string>();
+      for (const s of after) {
+        const ref = s.step.usesRef;
+        if (ref === undefined || s.step.uses === undefined || context.runs.ownershipOf(ref) !== 'third-party') continue;
+        (ref.kind === 'repository' && isFullSha(ref.ref) ? pinned : mutable).add(`\`${String(s.step.uses.value)}\``);
+      }
+      return { mutable: [...mutable], pinned: [...pinned] };
     };
 
     const checkScript = (step: Step, run: YScalar, script: string) => {
@@ -362,7 +382,7 @@ export default defineWorkflowRule({
           env: envMessage(`${secret.label} is written to \`$GITHUB_ENV\` by ${via}`, laterThirdParty(step)),
           summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
         }[destination];
-        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? (laterThirdParty(step).length > 0 ? 'MEDIUM' : 'LOW') : (destination === 'log' || (destination === 'output' && !multiline)) && !unmasked ? 'LOW' : undefined);
+        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? (laterThirdParty(step).mutable.length > 0 ? 'MEDIUM' : 'LOW') : (destination === 'log' || (destination === 'output' && !multiline)) && !unmasked ? 'LOW' : undefined);
       }
     };
 

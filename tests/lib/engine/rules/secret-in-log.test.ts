@@ -225,7 +225,13 @@ describe('secret-in-log: a secret in $GITHUB_ENV, by what runs after it', () => 
   it('is MEDIUM when someone else\'s action runs later in the job, and names it', () => {
     const findings = scanWith(RULE, after('some-vendor/upload-action@v2'));
     expect(positions(findings)).toEqual(['9:19 MEDIUM']);
-    expect(findings[0]?.description).toContain('third-party actions included (`some-vendor/upload-action@v2`)');
+    expect(findings[0]?.description).toContain('third-party actions on a ref their owner can move included (`some-vendor/upload-action@v2`)');
+  });
+
+  it('is LOW when the third-party actions after it are pinned to a commit, and names them (negative)', () => {
+    const findings = scanWith(RULE, after('some-vendor/upload-action@0123456789abcdef0123456789abcdef01234567'));
+    expect(positions(findings)).toEqual(['9:19 LOW']);
+    expect(findings[0]?.description).toContain('(`some-vendor/upload-action@0123456789abcdef0123456789abcdef01234567`) are pinned to a commit');
   });
 
   it('is LOW when only GitHub\'s or the repository\'s own actions follow (negative)', () => {
