@@ -301,8 +301,9 @@ function unusedReason(output: string): string {
 }
 
 /** Why a swapped download or package is LOW here: the job (or the jobs running this action) supplies nothing. */
-function lowReason(step: Step, what: 'file' | 'package', minor: MinorSecrets): string {
+function lowReason(step: Step, what: 'file' | 'package', minor: MinorSecrets, uncalled: string | null): string {
   const action = step.job === null;
+  if (uncalled !== null) return ` LOW: ${uncalled}.`;
   return ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(minor)} and hand${action ? '' : 's'} no build to a publishing job, so a swapped ${what} changes only this run.`;
 }
 
@@ -333,7 +334,7 @@ export default defineWorkflowRule({
           message:
             `\`${off.program}\` installs with \`${off.flag}\`, which turns off its check of ${off.check}, so a package swapped on its host or on the way is installed and run.` +
             (low
-              ? lowReason(step, 'package', context.runs.minorAt(step))
+              ? lowReason(step, 'package', context.runs.minorAt(step), context.runs.uncalledNote(step))
               : ` MEDIUM: whoever controls the package's host (or the network path, for a check of the host's certificate) can swap it; ${context.runs.supplyText(step)}.`),
           facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)],
         });
@@ -380,7 +381,7 @@ export default defineWorkflowRule({
               : origin.kind !== 'mutable'
                 ? originReason(origin)
                 : low
-                  ? lowReason(step, 'file', context.runs.minorAt(step))
+                  ? lowReason(step, 'file', context.runs.minorAt(step), context.runs.uncalledNote(step))
                   : mediumReason(origin, context.runs.supplyText(step))),
           facts,
         });

@@ -254,7 +254,7 @@ export default defineWorkflowRule({
           if (severity === 'HIGH' && plain) {
             if (context.runs.suppliesNothing(step)) {
               severity = 'MEDIUM';
-              why = `${why} MEDIUM: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so the swapped script runs with nothing worth taking beyond this run.`;
+              why = `${why} MEDIUM: ${context.runs.uncalledNote(step) ?? `${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so the swapped script runs with nothing worth taking beyond this run`}.`;
             } else {
               why = `${why} HIGH: ${context.runs.supplyText(step)}.`;
             }
@@ -262,7 +262,8 @@ export default defineWorkflowRule({
           // Over HTTPS only the host's owner can swap it: in such a job, LOW (over plain HTTP, anyone on the path: MEDIUM above).
           if (severity === 'MEDIUM' && !plain && context.runs.suppliesNothing(step)) {
             severity = 'LOW';
-            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
+            const uncalled = context.runs.uncalledNote(step);
+            why = `${why.replace(' MEDIUM:', ' LOW:')} ${uncalled !== null ? `${uncalled.charAt(0).toUpperCase()}${uncalled.slice(1)}.` : `${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`}`;
           }
           context.report({
             node: run,

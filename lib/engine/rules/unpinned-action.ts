@@ -220,6 +220,8 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
     ? ` MEDIUM: the job holds ${nothingItselfWords(run.holdings, context.runs.defaultToken)}, but ${(step.job === null ? null : context.runs.releaseFeed(step.job, step)) ?? 'what it builds or caches reaches a job that publishes'}.`
     : low && step === null
     ? ` LOW: the calling job holds ${minorLead(run?.holdings ?? NO_MINOR_SECRETS, true).lead}no write scope that changes code, releases or packages, no ${minorLead(run?.holdings ?? NO_MINOR_SECRETS).other}secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
+    : low && step !== null && context.runs.uncalledNote(step) !== null
+    ? ` LOW: ${context.runs.uncalledNote(step)}.`
     : low
     ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(step === null ? NO_MINOR_SECRETS : context.runs.minorAt(step), exposed !== null)}${defaultNote} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
     : ownership === 'third-party' && step !== null && step.job === null

@@ -290,7 +290,7 @@ function judgeStep(context: WorkflowRuleContext, step: Step, how?: string): Judg
   return {
     severity: 'LOW',
     reaches: `${runs} and what the job holds${given}`,
-    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
+    reason: ` LOW: ${context.runs.uncalledNote(step) ?? `${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does`}.`,
   };
 }
 

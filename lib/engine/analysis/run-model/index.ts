@@ -475,11 +475,13 @@ export class RunModel {
    * the job a step runs in holds nothing worth taking (holdings.ts `holdsNothing`: a read-only token, or the
    * default token of a job that declares no `permissions:`, and no secret, OIDC, self-hosted machine or publish)
    * and hands nothing it builds to a job that publishes (feeds.ts). A step of a local composite action is judged
-   * at the job steps that call it: true only when every one of them supplies nothing (false with no caller here).
+   * at the job steps that call it: true only when every one of them supplies nothing. With no caller here, an action
+   * kept under `.github/` (the repository's own helper for its own workflows, which none of them uses) supplies
+   * nothing, and any other action (one published for other repositories' jobs, whose holdings are not known) does.
    */
   suppliesNothing(step: Step): boolean {
     const callers = this.jobSteps(step);
-    if (callers.length === 0) return false;
+    if (callers.length === 0) return internalUncalled(step);
     return callers.every((caller) => this.#stepSuppliesNothing(caller));
   }
 
@@ -489,9 +491,21 @@ export class RunModel {
    * (what it builds reaches a job that publishes; cache entries such a job restores). A step of a local composite
    * action is described at the first of its callers that supplies something (or says no workflow here runs it).
    */
+  /**
+   * For the supply-chain rules' LOW descriptions: why a step of an action kept under `.github/` that no workflow
+   * here calls reaches nothing (`suppliesNothing` is true for it); null for any other step.
+   */
+  uncalledNote(step: Step): string | null {
+    if (!internalUncalled(step) || this.jobSteps(step).length > 0) return null;
+    return 'no workflow here runs this action, kept under `.github/` for the repository\'s own workflows, so a change upstream reaches no job\'s holdings until one does (what that job holds then decides)';
+  }
+
   supplyText(step: Step): string {
     const callers = this.jobSteps(step);
-    if (callers.length === 0) return 'no workflow here runs this action, so what its jobs hold is not known';
+    if (callers.length === 0)
+      return internalUncalled(step)
+        ? 'no workflow here runs this action, kept under `.github/` for the repository\'s own workflows, so no job holds anything through it until one does'
+        : 'no workflow here runs this action, so what its jobs hold is not known';
     const caller = callers.find((c) => !this.#stepSuppliesNothing(c)) ?? (callers[0] as Step);
     const job = caller.job as Job;
     const run = this.holdingsAt(caller);
@@ -1045,4 +1059,9 @@ function withNoGate<R extends Reach>(reach: R, step: Step): R {
   if (reach.level !== 'anyone' || step.job === null) return reach;
   const open = openPermissionChecks(step.job, step.index)[0];
   return open === undefined ? reach : { ...reach, noGate: `${describeStep(open.step)} checks the actor's permission, but ${open.why}, so the later steps run for anyone` };
+}
+
+/** A step of a composite action kept under `.github/` (the repository's own helper), which no workflow here calls. */
+function internalUncalled(step: Step): boolean {
+  return step.owner.kind === 'action' && step.owner.file.path.startsWith('.github/');
 }

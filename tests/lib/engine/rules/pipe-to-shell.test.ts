@@ -83,7 +83,12 @@ describe(RULE, () => {
     expect(positions(low)).toEqual(['4:12 LOW']);
     expect(low[0]?.description).toContain('The jobs that run this action hold no write scope');
     expect(positions(scanWith(RULE, [action, caller('{ contents: write }')]))).toEqual(['4:12 MEDIUM']);
-    expect(positions(scanWith(RULE, [action]))).toEqual(['4:12 MEDIUM']);
+    // No caller here: an action kept under `.github/` reaches no job's holdings (LOW, saying so); one published
+    // elsewhere in the repository runs in other repositories' jobs, whose holdings are not known (MEDIUM).
+    const uncalled = scanWith(RULE, [action]);
+    expect(positions(uncalled)).toEqual(['4:12 LOW']);
+    expect(uncalled[0]?.description).toContain('No workflow here runs this action, kept under `.github/`');
+    expect(positions(scanWith(RULE, [{ ...action, path: 'tools/action.yml' }]))).toEqual(['4:12 MEDIUM']);
   });
 
   it('rates a well-known vendor installer over HTTPS LOW, and says why', () => {

@@ -168,6 +168,18 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('MEDIUM: no workflow here runs this action');
   });
 
+  it('is LOW for a step of an action kept under .github/ that no workflow here calls, saying so; MEDIUM once a job that holds a secret calls it (negative)', () => {
+    const action = { path: '.github/actions/coverage/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: astral-sh/setup-uv@v6\n' };
+    const uncalled = recordsWith(RULE, [action]);
+    expect(positions(uncalled.map((r) => r.finding))).toEqual(['4:13 LOW']);
+    expect(uncalled[0]?.finding.description).toContain("LOW: no workflow here runs this action, kept under `.github/` for the repository's own workflows");
+    const called = recordsWith(RULE, [
+      action,
+      { path: '.github/workflows/ci.yml', text: 'on: push\npermissions: { contents: read }\njobs:\n  test:\n    runs-on: ubuntu-latest\n    env: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" }\n    steps:\n      - uses: ./.github/actions/coverage\n' },
+    ]).filter((r) => r.finding.file === action.path);
+    expect(positions(called.map((r) => r.finding))).toEqual(['4:13 MEDIUM']);
+  });
+
   it("says what the jobs that run a composite action hold, where a moved ref of its step reaches", () => {
     const action = { path: '.github/actions/publish/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: docker/build-push-action@v6\n      with: { push: true }\n' };
     const workflow = (env: string) => ({
@@ -585,11 +597,13 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     };
     expect(called('push')).toEqual(['MEDIUM']);
     expect(called('pull_request')).toEqual(['LOW']);
-    // A composite action's step: LOW only when every job that calls it supplies nothing; no caller here: MEDIUM.
-    const action = { path: '.github/actions/lint/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: some-org/lint@v1\n' };
-    const caller = { path: '.github/workflows/ci.yml', text: 'on: push\npermissions: {}\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/lint\n' };
+    // A composite action's step: LOW only when every job that calls it supplies nothing; no caller here: MEDIUM for
+    // an action published outside `.github/` (other repositories' jobs run it), LOW for one kept under `.github/`.
+    const action = { path: 'lint/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: some-org/lint@v1\n' };
+    const caller = { path: '.github/workflows/ci.yml', text: 'on: push\npermissions: {}\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./lint\n' };
     expect(positions(scanWith(RULE, [action, caller]))).toEqual(['4:13 LOW']);
     expect(positions(scanWith(RULE, [action]))).toEqual(['4:13 MEDIUM']);
+    expect(positions(scanWith(RULE, [{ ...action, path: '.github/actions/lint/action.yml' }]))).toEqual(['4:13 LOW']);
   });
 
   it("a publishing job's cache keyed by its run's own id restores nothing another workflow's run saves", () => {
