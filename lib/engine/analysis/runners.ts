@@ -13,6 +13,7 @@ import { valueSources } from './expression-values.js';
 import { expandMatrix } from './matrix-values.js';
 import { flatMap } from '../model/arrays.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { scannedRepository } from './scanned-repository.js';
 
 const LABEL = 'self-hosted';
 
@@ -200,7 +201,7 @@ const OTHER_GPUS: ReadonlySet<string> = new Set(['a100', 'a10g', 'h100', 'h200',
  */
 export function otherCloudEvidence(name: string): string | null {
   if (name.length > 256 || name.includes('${{')) return null;
-  const words = name.toLowerCase().split(/[-_.\s]+/).filter((w) => w !== '');
+  const words = withoutOwner(name.toLowerCase()).split(/[-_.\s]+/).filter((w) => w !== '');
   for (let i = 0; i + 1 < words.length; i++) {
     const [family, size] = [words[i]!, words[i + 1]!];
     if (EC2_FAMILY.test(family) && (EC2_SIZE.test(size) || (/^t\d/.test(family) && EC2_SMALL.test(size)))) {
@@ -215,6 +216,17 @@ export function otherCloudEvidence(name: string): string | null {
   if (word !== undefined) return `names ${CLOUD_WORDS.get(word)!} (\`${word}\`)`;
   const gpu = words.find((w) => OTHER_GPUS.has(w));
   return gpu === undefined ? null : `names a GPU GitHub's hosted runners do not have (\`${gpu}\`; their GPU larger runners carry an NVIDIA T4)`;
+}
+
+/**
+ * A runner name less a leading name of the scanned repository's owner (`aws-powertools_ubuntu-latest_8-core` of the
+ * `aws-powertools` organisation): an owner names its runners after itself, and its name's words (`aws`) are its
+ * choice, not a cloud's. Unchanged when the scan does not know the repository.
+ */
+function withoutOwner(name: string): string {
+  const owner = scannedRepository()?.owner;
+  if (owner === undefined || name.length <= owner.length + 1 || !name.startsWith(owner)) return name;
+  return /[-_.\s]/.test(name.charAt(owner.length)) ? name.slice(owner.length + 1) : name;
 }
 
 /** Why GitHub's hosted runners are not what such a name selects, in words, after `otherCloudEvidence`. */

@@ -27,6 +27,7 @@ import { asList, get, isMap, keyText, scalarText, type YMap, type YNode } from '
 import { flatMap } from '../../model/arrays.js';
 import { githubScriptOutputSettings, type JsSetting, type JsTest } from '../script-outputs.js';
 import { failsOnRetiredLeg, retiredRunner } from '../runners.js';
+import { scannedRepository } from '../scanned-repository.js';
 
 /** The kind of `github.ref` a run has: a branch, a tag, a pull request's merge ref; null when not known. */
 export type RefKind = 'branch' | 'tag' | 'pr' | null;
@@ -416,24 +417,7 @@ function literal(expr: Literal): Value {
   return UNKNOWN;
 }
 
-/**
- * The scanned repository's `owner/name` while a scan builds its workflows (`withScannedRepository`), or null when
- * the caller does not know it. Only a comparison with another repository of the same owner is decided by it: a
- * checkout of a fork (`origin` the contributor's) must not make `github.repository == 'upstream/name'` false.
- */
-let scanned: { owner: string; name: string } | null = null;
-
-/** Runs `f` with the scanned repository known to the conditions (`owner/name`, or null). */
-export function withScannedRepository<T>(fullName: string | null, f: () => T): T {
-  const previous = scanned;
-  const [owner, name] = (fullName ?? '').toLowerCase().split('/');
-  scanned = owner && name ? { owner, name } : null;
-  try {
-    return f();
-  } finally {
-    scanned = previous;
-  }
-}
+export { withScannedRepository } from '../scanned-repository.js';
 
 /**
  * `github.repository` (this run's) compared with a literal `owner/name`: true when it is the scanned repository,
@@ -441,6 +425,7 @@ export function withScannedRepository<T>(fullName: string | null, f: () => T): T
  * benchmarks, never runs here), unknown otherwise (another owner may be the repository a fork was cloned from).
  */
 function ownRepositoryIs(literal: string): Truth {
+  const scanned = scannedRepository();
   if (scanned === null) return null;
   const [owner, name, extra] = literal.toLowerCase().split('/');
   if (owner === undefined || name === undefined || name === '' || extra !== undefined || owner !== scanned.owner) return null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostedRunnersOnly, otherCloudEvidence, selfHosted } from '../../../../lib/engine/analysis/runners.js';
+import { withScannedRepository } from '../../../../lib/engine/analysis/scanned-repository.js';
 import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../lib/engine/yaml/source.js';
@@ -33,6 +34,16 @@ describe('otherCloudEvidence', () => {
     expect(otherCloudEvidence('ARM64-EC2')).toBe('names AWS (`ec2`)');
     expect(otherCloudEvidence('gcp-runners')).toBe('names Google Cloud (`gcp`)');
     expect(otherCloudEvidence('linux_gce_x86')).toBe('names Google Cloud (`gce`)');
+  });
+
+  it("does not read the scanned repository's owner's own name, at the start of a label, as a cloud's (negative); another owner's scan still does", () => {
+    const label = 'aws-powertools_ubuntu-latest_8-core';
+    expect(withScannedRepository('aws-powertools/powertools-lambda-python', () => otherCloudEvidence(label))).toBeNull();
+    expect(withScannedRepository('acme/app', () => otherCloudEvidence(label))).toBe('names AWS (`aws`)');
+    expect(otherCloudEvidence(label)).toBe('names AWS (`aws`)');
+    // The owner's name elsewhere in the label, or a cloud's word after it, is read as before.
+    expect(withScannedRepository('aws-powertools/x', () => otherCloudEvidence('aws-powertools-ec2-large'))).toBe('names AWS (`ec2`)');
+    expect(withScannedRepository('aws/x', () => otherCloudEvidence('awsome-g4dn-2xlarge'))).toBe('names an AWS EC2 instance type (`g4dn.2xlarge`)');
   });
 
   it("reads a data-centre GPU GitHub's hosted runners do not have, as a word; not the T4 they carry, nor a longer word", () => {
