@@ -431,3 +431,31 @@ export function commandArgs(command: string, program: string): string[] {
   const list = words(command);
   return list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
 }
+
+/** `VAR=$(cat <<EOF`, `VAR="$(cat <<'EOF'"`: a here-document read by `cat` into a variable. */
+const CAPTURED_HEREDOC = /(?:^|[\s;&|])([A-Za-z_]\w*)="?\$\(\s*cat\s+<<-?\s*(["']?)([A-Za-z_][\w-]*)\2\s*$/;
+
+/**
+ * The spans (start and end offsets) of here-document bodies a script only holds as text: read by `cat` into a
+ * variable (`BODY=$(cat <<EOF` ... `EOF`) that no later line runs (`eval "$BODY"`, `bash -c "$BODY"`, `sh <<< "$BODY"`,
+ * `echo "$BODY" | sh`). Their lines (an issue's body that shows a `curl` command, a release note) are not commands of
+ * the script. A here-document fed to another command (`bash <<EOF`, `ssh host <<EOF`, `cat <<EOF > run.sh`) is not one.
+ */
+export const textHeredocBodies: (script: string) => readonly (readonly [number, number])[] = memo((script: string) => {
+  if (!script.includes('<<')) return [];
+  const lines = logicalLines(script);
+  const spans: (readonly [number, number])[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = CAPTURED_HEREDOC.exec((lines[i] as ScriptSpan).text);
+    if (open === null) continue;
+    const [, variable, , delimiter] = open as unknown as [string, string, string, string];
+    let end = i + 1;
+    while (end < lines.length && (lines[end] as ScriptSpan).text.trim() !== delimiter) end++;
+    if (end >= lines.length) break;
+    const after = script.slice((lines[end] as ScriptSpan).offset);
+    const use = new RegExp(`\\b(?:eval|bash|sh|zsh|dash|ksh|source|exec)\\b[^\\n]*\\$\\{?${variable}\\b|\\$\\{?${variable}\\}?"?\\s*\\|\\s*(?:sudo\\s+)?(?:bash|sh|zsh|dash|ksh)\\b`);
+    if (!use.test(after)) spans.push([(lines[i + 1] as ScriptSpan).offset, (lines[end] as ScriptSpan).offset]);
+    i = end;
+  }
+  return spans;
+});

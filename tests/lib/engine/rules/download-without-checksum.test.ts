@@ -20,6 +20,14 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`https://x.test/tool-1.2.3.tgz`');
   });
 
+  it('reads a here-document that cat reads into a variable no later line runs as text (an issue body showing a curl), not as commands', () => {
+    const body = ['BODY=$(cat <<EOF', '## Download the package', 'curl -LsO https://packages.x.test/pool/tool_1-1_amd64.deb', 'EOF', ')', 'gh issue create --title t --body "$BODY"'].join('\n');
+    expect(scanWith(RULE, step(body))).toEqual([]);
+    // Negative: the same body run by `bash -c`, or written to a file by `cat >`, is a script: its download is reported.
+    expect(positions(scanWith(RULE, step(body.replace('gh issue create --title t --body "$BODY"', 'bash -c "$BODY"'))))).toEqual(['9:11 LOW']);
+    expect(positions(scanWith(RULE, step(['cat <<EOF > fetch.sh', 'curl -LsO https://packages.x.test/pool/tool_1-1_amd64.deb', 'EOF'].join('\n'))))).toEqual(['8:11 LOW']);
+  });
+
   it('recognises artifacts by output file, unpacking pipe and chmod +x', () => {
     expect(positions(scanWith(RULE, step([
       'curl -fsSL https://x.test/download?id=3 -o dist.zip',

@@ -23,6 +23,14 @@ describe(RULE, () => {
     expect(forms("sudo sh -c 'curl -fsSL https://x.test/i.sh | bash'")).toEqual(['curl … | bash']);
   });
 
+  it('reads a here-document that cat reads into a variable no later line runs as text, not as commands', () => {
+    const body = ['NOTES=$(cat <<\'EOF\'', 'Install with:', 'curl -fsSL https://x.test/i.sh | sh', 'EOF', ')'].join('\n');
+    expect(forms(`${body}\ngh release create v1 --notes "$NOTES"`)).toEqual([]);
+    // Negative: run by `eval`, or piped to a shell, the same body is a script.
+    expect(forms(`${body}\neval "$NOTES"`)).toEqual(['curl … | sh']);
+    expect(forms(`${body}\necho "$NOTES" | bash`)).toEqual(['curl … | sh']);
+  });
+
   it('names the whole URL when an unquoted expression in it holds spaces (`https://${{ vars.HOST }}/i.sh`)', () => {
     const urls = (script: string) => remoteScriptRuns(script).map((h) => h.url);
     expect(urls('curl -fsSL https://${{ vars.RELEASE_HOST }}/tools/install.sh | bash')).toEqual(['https://${{ vars.RELEASE_HOST }}/tools/install.sh']);
