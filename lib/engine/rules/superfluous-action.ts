@@ -52,7 +52,10 @@ export default defineWorkflowRule({
       const on = images.map(({ label }) => `\`${label}\``).join(', ');
       context.report({
         node: step.uses,
-        message: `\`${action.slug}\` only wraps \`${action.tool}\`, which GitHub's ${on} image${images.length > 1 ? 's' : ''} already ${images.length > 1 ? 'have' : 'has'}: ${action.instead} in a \`run:\` step does the same without handing the job's token to another party's code.`,
+        message: `\`${action.slug}\` does no more than one call of \`${action.tool}\`, which GitHub's ${on} image${images.length > 1 ? 's' : ''} already ${images.length > 1 ? 'have' : 'has'}: ${action.instead} in a \`run:\` step does the same ${
+          // GitHub's own actions are no other party's code; these are archived (archived-actions.ts) and get no fixes.
+          ref.owner.toLowerCase() === 'actions' ? 'with a tool GitHub maintains, where this action of GitHub\'s is archived and gets no fixes' : 'without handing the job\'s token to another party\'s code'
+        }.`,
         recommendation: `Replace the step with ${action.instead} in a \`run:\` step (for \`gh\`, set \`GH_TOKEN: \${{ github.token }}\` in its \`env:\`).`,
         key: `${job.id}:${action.slug}`,
       });

@@ -21,10 +21,18 @@ describe(RULE, () => {
   it('reports a release action on a hosted Ubuntu image as INFO, at its uses:, naming the gh command', () => {
     const findings = scanWith(RULE, job('ubuntu-24.04', 'softprops/action-gh-release@v2'));
     expect(positions(findings)).toEqual(['8:15 INFO']);
-    expect(findings[0]?.description).toContain('`softprops/action-gh-release` only wraps `gh`');
+    expect(findings[0]?.description).toContain('`softprops/action-gh-release` does no more than one call of `gh`');
+    expect(findings[0]?.description).toContain("without handing the job's token to another party's code");
     expect(findings[0]?.description).toContain("GitHub's `ubuntu-24.04` image already has");
     expect(findings[0]?.description).toContain('`gh release create`');
     expect(findings[0]?.recommendation).toContain('GH_TOKEN');
+  });
+
+  it("does not call GitHub's own archived action another party's code (negative for the third-party wording)", () => {
+    const findings = scanWith(RULE, job('ubuntu-24.04', 'actions/upload-release-asset@v1'));
+    expect(positions(findings)).toEqual(['8:15 INFO']);
+    expect(findings[0]?.description).toContain("with a tool GitHub maintains, where this action of GitHub's is archived and gets no fixes");
+    expect(findings[0]?.description).not.toContain('another party');
   });
 
   it('matches the action by owner and name whatever the case and the pin', () => {
