@@ -147,15 +147,27 @@ function lookUp(known: FileExpressions, scalar: YScalar): readonly ExpressionOcc
 
 /**
  * The expression of a condition (`if:`), which GitHub evaluates whether or not it is wrapped in
- * `${{ }}`. Returns null for a non-string or unparsable condition.
+ * `${{ }}`. Returns null for a non-string or unparsable condition. A condition with text around or between its
+ * `${{ }}` (a block scalar's trailing newline, a space inside quotes, `${{ a }} && ${{ b }}`) is a format string
+ * to GitHub, non-empty and so always true: its expression is `true`, whatever its `${{ }}` test (the
+ * `unsound-condition` rule reports it; the run model must not honour a gate GitHub ignores).
  */
 export function conditionExpression(node: YNode | undefined): { source: string; expr: Expr | null } | null {
   if (node?.kind !== 'scalar' || typeof node.value !== 'string') return null;
   const text = node.value.trim();
   // Most conditions are bare (`github.event_name == 'push'`): no spans to look for.
   if (!text.includes('${{')) return { source: text, expr: parseExpression(text) };
+  const raw = node.value;
+  const whole = findExpressions(raw);
+  const first = whole[0];
+  if (whole.length > 0 && whole.every((s) => s.terminated) && !(whole.length === 1 && first !== undefined && first.start === 0 && first.end === raw.length)) {
+    return { source: raw.trim(), expr: ALWAYS };
+  }
   const spans = findExpressions(text);
   const only = spans[0];
   const source = spans.length === 1 && only !== undefined && only.start === 0 && only.end === text.length ? only.source : text;
   return { source, expr: parseExpression(source) };
 }
+
+/** The expression of a condition GitHub reads as a non-empty string. */
+const ALWAYS: Expr | null = parseExpression('true');

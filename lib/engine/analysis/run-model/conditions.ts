@@ -445,6 +445,11 @@ function equals(a: Value, b: Value): Truth {
     // null coerces to 0 and '' to 0: leave those comparisons unknown; a non-empty string never equals null.
     if (other.k === 'str') return other.v === '' ? null : false;
     if (other.k === 'prefix' || other.k === 'repo' || other.k === 'owner' || other.k === 'repoid') return false;
+    // Of different types, both sides become numbers (null 0, true 1, false 0: "GitHub coerces the type to a number",
+    // https://docs.github.com/en/actions/reference/workflows-and-actions/expressions#operators): a missing matrix key
+    // (`matrix.config.free_disk_space == true`, where every leg's `config` has no such key) never equals `true`.
+    if (other.k === 'bool') return !other.v;
+    if (other.k === 'num') return other.v === 0;
     return null;
   }
   if (a.k === 'prefix' || b.k === 'prefix') {

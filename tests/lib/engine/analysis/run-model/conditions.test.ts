@@ -188,6 +188,73 @@ describe('three-valued conditions', () => {
   });
 });
 
+describe('a condition GitHub reads as a string', () => {
+  it('is always true when text (a block scalar\'s trailing newline, a space) surrounds its ${{ }}; a lone ${{ }} is read as before (negative)', () => {
+    const block = (parseYaml("if: >\n  ${{ github.event.pull_request.head.repo.full_name == github.repository }}\n") as { ok: true; root: YMap }).root.pairs[0]!.value;
+    expect(conditionTruth(block, PRT)).toBe(true);
+    const spaced = (parseYaml("if: '${{ github.event.pull_request.head.repo.fork == false }} '") as { ok: true; root: YMap }).root.pairs[0]!.value;
+    expect(conditionTruth(spaced, PRT)).toBe(true);
+    expect(conditionTruth(condition('${{ github.event.pull_request.head.repo.full_name == github.repository }}'), PRT)).toBe(false);
+    expect(conditionTruth(condition('github.event.pull_request.head.repo.full_name == github.repository'), PRT)).toBe(false);
+  });
+
+  it('lets a fork reach a job whose fork check is such a string: the untrusted checkout says anyone starts it', () => {
+    const findings = scanWith('untrusted-checkout', yaml`
+      on: pull_request_target
+      permissions: { contents: read, pull-requests: write }
+      jobs:
+        preview:
+          if: >
+            \${{ github.event.pull_request.head.repo.full_name == github.repository }}
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: "\${{ github.event.pull_request.head.sha }}", persist-credentials: false }
+            - run: npm ci && npm test
+    `);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.description).toContain('anyone with a GitHub account can start it');
+  });
+});
+
+describe('comparisons of different types', () => {
+  it('coerces null and booleans to numbers as GitHub does: a missing matrix key never equals true, and equals false', () => {
+    const leg = new Map([['config', (parseYaml('{ tag: cpu, freediskspace: false }') as { ok: true; root: YMap }).root]]);
+    expect(conditionTruth(condition('${{ matrix.config.free_disk_space == true }}'), PRT, leg)).toBe(false);
+    expect(conditionTruth(condition('matrix.config.free_disk_space != true'), PRT, leg)).toBe(true);
+    // null becomes 0, as false does: `null == false` holds (negative: not read as "a missing key is never equal").
+    expect(conditionTruth(condition('matrix.config.free_disk_space == false'), PRT, leg)).toBe(true);
+    expect(conditionTruth(condition('matrix.config.free_disk_space == 0'), PRT, leg)).toBe(true);
+    expect(conditionTruth(condition('matrix.config.free_disk_space == 1'), PRT, leg)).toBe(false);
+    // The key that exists is read as before; an unknown value stays unknown.
+    expect(conditionTruth(condition('matrix.config.freediskspace == true'), PRT, leg)).toBe(false);
+    expect(conditionTruth(condition("github.event.comment.body == true"), { event: 'issue_comment', action: 'created', ref: 'branch' as const, fork: null })).toBeNull();
+  });
+
+  it('drops a step whose condition tests a key no leg of its matrix has against true', () => {
+    const findings = scanWith('unpinned-action', yaml`
+      on: push
+      permissions: { packages: write }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              config:
+                - { tag: cpu, freediskspace: false }
+                - { tag: gpu, freediskspace: true }
+          steps:
+            - if: \${{ matrix.config.free_disk_space == true }}
+              uses: some-org/free-disk-space@v1
+            - if: \${{ matrix.config.freediskspace == true }}
+              uses: some-org/other@v1
+            - uses: docker/build-push-action@v6
+              with: { push: true }
+    `);
+    expect(findings.map((f) => f.description.slice(0, 30))).toEqual(['Action `some-org/other` is ref', 'Action `docker/build-push-acti']);
+  });
+});
+
 describe('occasions and legs', () => {
   it('splits triggers by activity type, ref kind and fork', () => {
     const workflow = model(yaml`
