@@ -570,7 +570,7 @@ export function restoreReadsSave(restore: CacheUse, save: CacheUse, systems?: Ca
   if (!isActionsCache(restore) || !isActionsCache(save)) {
     // Another action's entries: on the same system when its key names it, else not known to differ between systems.
     const keyed = SYSTEM_KEYED_ACTIONS.has(restore.family.split(':')[0] as string);
-    return restore.family === save.family && meet(keyed, !keyed);
+    return restore.family === save.family && meet(keyed, !keyed) && toolVersionsMeet(restore, save);
   }
   const [a, b] = [literalPaths(restore), literalPaths(save)];
   if (a !== null && b !== null && a.join('\n') !== b.join('\n')) return false;
@@ -590,6 +590,37 @@ export function restoreReadsSave(restore: CacheUse, save: CacheUse, systems?: Ca
     const count = prefix.split('\uE000').length - 1;
     return meet(named([...keyExpressions(line), ...keyExpressions(savedText).slice(0, count)]), cross);
   });
+}
+
+/**
+ * Caching actions whose exact key (they give no restore keys) holds the version of the tool the step installs, from
+ * each action's source: actions/setup-go `setup-go-<platform>-<arch>-<linux version>go-<go version>-<hash>` (the
+ * version `go version` reports once installed), actions/setup-python `setup-python-<RUNNER_OS>-<arch>-<image>-python-
+ * <python version>-<package manager>-<hash>` (the installed version). With the input that picks the version.
+ */
+const VERSION_KEYED: ReadonlyMap<string, string> = new Map([
+  ['actions/setup-go', 'go-version'],
+  ['actions/setup-python', 'python-version'],
+]);
+
+/** The `major.minor` a version input names (`1.21`, `'1.21.x'`, `3.12`), or null when not one literal version. */
+function literalMinor(use: CacheUse, input: string): string | null {
+  const text = getText(use.step.with, input)?.trim() ?? null;
+  if (text === null || text.includes('${{') || text.includes('\n')) return null;
+  const found = /^v?(\d+)\.(\d+)(?:\.(?:\d+|x|\*))?$/i.exec(text.replace(/^['"]|['"]$/g, ''));
+  return found === null ? null : `${Number(found[1])}.${Number(found[2])}`;
+}
+
+/**
+ * False when a restore and a save of an action whose key holds the tool's version (`VERSION_KEYED`) both name literal
+ * versions of different `major.minor`: Go 1.21 and Go 1.23 never share an entry. True when either version is not
+ * known (a file, a matrix value, the runner's default, `stable`).
+ */
+function toolVersionsMeet(restore: CacheUse, save: CacheUse): boolean {
+  const input = VERSION_KEYED.get(restore.family.split(':')[0] as string);
+  if (input === undefined) return true;
+  const [a, b] = [literalMinor(restore, input), literalMinor(save, input)];
+  return a === null || b === null || a === b;
 }
 
 /**

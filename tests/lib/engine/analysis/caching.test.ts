@@ -42,6 +42,18 @@ describe('restoreReadsSave: whether a job writes, in the normal course, the entr
     expect(reads(['actions/cache@v4', 'path: dist\nkey: build-${{ github.sha }}'], ['actions/cache/restore@v4', 'path: dist\nkey: build-${{ github.sha }}'])).toBe(false);
   });
 
+  it("reads the tool's version in the keys of setup-go and setup-python: different literal minor versions never share an entry", () => {
+    expect(reads(['actions/setup-go@v5', "go-version: '1.21'"], ['actions/setup-go@v5', 'go-version: 1.23'])).toBe(false);
+    expect(reads(['actions/setup-python@v5', "python-version: '3.11'\ncache: pip"], ['actions/setup-python@v5', "python-version: '3.12'\ncache: pip"])).toBe(false);
+    // Negative: the same minor (`1.21` and `1.21.x` install the same release line), a version not known (a file, a
+    // matrix value, the runner's default), or an action whose key holds no version.
+    expect(reads(['actions/setup-go@v5', "go-version: '1.21'"], ['actions/setup-go@v5', "go-version: '1.21.x'"])).toBe(true);
+    expect(reads(['actions/setup-go@v5', 'go-version-file: go.mod'], ['actions/setup-go@v5', 'go-version: 1.23'])).toBe(true);
+    expect(reads(['actions/setup-go@v5', 'go-version: ${{ matrix.go }}'], ['actions/setup-go@v5', 'go-version: 1.23'])).toBe(true);
+    expect(reads(['actions/setup-go@v5', 'cache: true'], ['actions/setup-go@v5', 'go-version: 1.23'])).toBe(true);
+    expect(reads(['actions/setup-node@v4', 'node-version: 18\ncache: npm'], ['actions/setup-node@v4', 'node-version: 20\ncache: npm'])).toBe(true);
+  });
+
   describe('on the systems the two steps run on (runner.os per leg, null where not known)', () => {
     const on = (restore: [string, string], save: [string, string], r: (string | null)[], w: (string | null)[]) => {
       const [a, b] = uses(restore, save);
