@@ -78,6 +78,9 @@ export default defineWorkflowRule({
         if (cooldown !== undefined && delays(cooldown) && short === null) continue;
         // `open-pull-requests-limit: 0` turns version updates off: only security updates remain, which cooldown never delays.
         if (String(getScalar(update.node, 'open-pull-requests-limit')?.value ?? '').trim() === '0') continue;
+        // An entry that ignores every dependency (`dependency-name: "*"` with no `versions` or `update-types`, which
+        // would narrow it) proposes no version update either; security updates are not ignored by it nor delayed.
+        if (ignoresEverything(update.node)) continue;
         const ecosystem = getPair(update.node, 'package-ecosystem');
         const directory = get(update.node, 'directory') ?? get(update.node, 'directories');
         const where = directory?.kind === 'scalar' && directory.value !== null ? ` for \`${String(directory.value)}\`` : '';
@@ -103,3 +106,17 @@ export default defineWorkflowRule({
     },
   }),
 });
+
+/**
+ * True when an update entry's `ignore:` holds a `dependency-name: "*"` condition with no `versions` and no
+ * `update-types`: every version update is ignored (https://docs.github.com/en/code-security/dependabot/working-with-dependabot/dependabot-options-reference#ignore--).
+ */
+function ignoresEverything(update: YNode): boolean {
+  const ignore = get(update, 'ignore');
+  if (ignore?.kind !== 'seq') return false;
+  return ignore.items.some((item) => {
+    if (item.kind !== 'map') return false;
+    const name = getScalar(item, 'dependency-name')?.value;
+    return typeof name === 'string' && name.trim() === '*' && get(item, 'versions') === undefined && get(item, 'update-types') === undefined;
+  });
+}

@@ -46,6 +46,33 @@ describe(RULE, () => {
     }])).toEqual([]);
   });
 
+  it('skips an entry that ignores every dependency, and still reports one whose ignore of "*" is narrowed (negative)', () => {
+    const findings = scanWith(RULE, [{
+      path: PATH,
+      text: yaml`
+        version: 2
+        updates:
+          - package-ecosystem: bundler
+            directory: /samples
+            schedule: { interval: daily }
+            ignore:
+              - dependency-name: "*"
+          - package-ecosystem: npm
+            directory: /web
+            schedule: { interval: daily }
+            ignore:
+              - dependency-name: "*"
+                update-types: ["version-update:semver-major"]
+          - package-ecosystem: pip
+            directory: /
+            schedule: { interval: daily }
+            ignore:
+              - dependency-name: "django*"
+      `,
+    }]);
+    expect(positions(findings)).toEqual(['8:5 LOW', '14:5 LOW']);
+  });
+
   it('reports an empty cooldown, or one whose days are all 0, as no cooldown', () => {
     const findings = scanWith(RULE, [{
       path: PATH,
