@@ -265,8 +265,11 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
     const keys = job === null ? jobKeyLines(text) : new Set<number>();
     if (!workflowsOf.has(repo)) workflowsOf.set(repo, repositoryWorkflows(corpus, repo));
     const dispatched = dispatchedFiles(workflowsOf.get(repo) ?? [], path, job, repo);
+    // Of the findings that match, the one nearest the problem's line (two unpinned actions in one job are two
+    // findings: the one on the problem's own line says what the scan rates it).
+    const nearest = (list: readonly FindingRecord[]) => list.reduce<FindingRecord | undefined>((best, r) => (best === undefined || Math.abs(r.finding.line - problem.line) < Math.abs(best.finding.line - problem.line) ? r : best), undefined);
     const hit =
-      records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5 || r.job === null || keys.has(r.finding.line))) ??
+      nearest(records.filter((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5 || r.job === null || keys.has(r.finding.line)))) ??
       (byRepo.get(repo) ?? []).find((r) => (actions.has(r.finding.file) || dispatched.has(r.finding.file)) && r.finding.rule_id === problem.kind);
     if (problem.severity === 'HIGH') high++;
     if (hit !== undefined) {

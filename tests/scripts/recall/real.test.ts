@@ -45,6 +45,15 @@ describe('recall on real workflows', () => {
     expect(result.misses).toEqual(['MEDIUM artifact-poisoning a__one/.github/workflows/issues.yml:6 (invented)']);
   });
 
+  it('reads the severity of the matching finding nearest the problem\'s line (two unpinned actions in one job)', async () => {
+    const job = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: write\n    steps:\n      - uses: actions/checkout@v4\n      - uses: some-vendor/release-action@v1\n';
+    await put('a__one/.github/workflows/rel.yml', job);
+    const result = score(dir, [{ file: 'a__one/.github/workflows/rel.yml', line: 9, severity: 'MEDIUM', kind: 'unpinned-action' }]);
+    expect(result).toMatchObject({ found: 1, sameSeverity: 1 });
+    // Negative: at the first step's line the nearest is GitHub's own action, LOW.
+    expect(score(dir, [{ file: 'a__one/.github/workflows/rel.yml', line: 8, severity: 'MEDIUM', kind: 'unpinned-action' }])).toMatchObject({ found: 1, sameSeverity: 0 });
+  });
+
   it('credits a problem listed at a local action call to the action file, and counts severity agreement', async () => {
     // The job holds a write token, so the engine rates the unchecked download MEDIUM (what it holds decides).
     const call = 'on: issues\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: write\n    steps:\n      - name: Install\n        uses: ./.github/actions/get\n';
