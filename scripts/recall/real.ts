@@ -22,7 +22,7 @@
  * any directory of repositories works, and a missing directory is an error in one line.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { scanRepository } from '../../lib/engine/scan.js';
 import type { FindingRecord, Severity } from '../../lib/engine/types.js';
@@ -78,9 +78,11 @@ function privilegedWorkflows(corpus: string): string[] {
   const found: string[] = [];
   for (const repo of repositories(corpus)) {
     const files: string[] = [];
-    walk(join(corpus, repo, '.github', 'workflows'), files);
+    const workflows = join(corpus, repo, '.github', 'workflows');
+    walk(workflows, files);
     for (const file of files.sort()) {
-      if (!/\.ya?ml$/.test(file)) continue;
+      // GitHub runs only the files directly in `.github/workflows` (a `disabled/` folder there is never run).
+      if (!/\.ya?ml$/.test(file) || dirname(file) !== workflows) continue;
       if (triggersOf(readFileSync(file, 'utf8')).some((t) => PRIVILEGED.has(t))) found.push(relative(corpus, file));
     }
   }

@@ -28,6 +28,12 @@ describe('recall on real workflows', () => {
     expect(sample(dir, 7, 1)).toEqual(sample(dir, 7, 1));
   });
 
+  it('samples only the files directly in .github/workflows, which GitHub runs; not a subfolder such as disabled/ (negative)', async () => {
+    await put('a__one/.github/workflows/issues.yml', INJECTION);
+    await put('a__one/.github/workflows/disabled/old.yml', INJECTION);
+    expect(sample(dir, 1, 10)).toEqual(['a__one/.github/workflows/issues.yml']);
+  });
+
   it('skips symbolic links in a repository (a dangling one too) instead of failing', async () => {
     await put('a__one/.github/workflows/issues.yml', INJECTION);
     await symlink(join(dir, 'a__one/.github/missing.md'), join(dir, 'a__one/.github/notes.md'));
