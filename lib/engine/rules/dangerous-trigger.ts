@@ -517,7 +517,10 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     workflow(workflow) {
-      const safe = workflow.jobs.length > 0 && workflow.jobs.every(triageOnly);
+      // No job that can run (each on a retired runner image, or behind a condition that never holds: the model drops
+      // them, run-model/conditions.ts): the trigger starts nothing, and a claim about what runs would not hold.
+      if (workflow.jobs.length === 0) return;
+      const safe = workflow.jobs.every(triageOnly);
       // What an outsider's content does, over the jobs each trigger runs (a `workflow_run` job's artifacts are not a
       // `pull_request_target` run's doing).
       const exposures = new Map<string, Exposure>();

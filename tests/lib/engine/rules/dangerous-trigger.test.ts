@@ -28,6 +28,25 @@ describe(RULE, () => {
     expect(records[1]?.finding.description).toContain('`workflow_run`');
   });
 
+  it('reports nothing for a workflow none of whose jobs can run (every leg on a retired runner image); one live leg keeps it (negative)', () => {
+    const workflow = (systems: string) => yaml`
+      on:
+        pull_request_target:
+          types: [opened]
+      jobs:
+        run:
+          runs-on: \${{ matrix.os }}
+          strategy:
+            matrix:
+              os: [${systems}]
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+    `;
+    expect(scanWith(RULE, workflow('ubuntu-20.04, windows-2019'))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow('ubuntu-20.04, ubuntu-latest')))).toEqual(['2:3 LOW']);
+  });
+
   it('finds the trigger in scalar and list forms of on:', () => {
     const job = (expression: string) => `jobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ ${expression} }}"\n`;
     expect(positions(scanWith(RULE, `on: pull_request_target\n${job('github.event.pull_request.title')}`))).toEqual(['1:5 MEDIUM']);
