@@ -459,3 +459,9 @@ export const textHeredocBodies: (script: string) => readonly (readonly [number, 
   }
   return spans;
 });
+
+/** Whether `offset` of `script` lies in a here-document the script only holds as text (`textHeredocBodies`). */
+export function inTextHeredoc(script: string, offset: number): boolean {
+  const spans = textHeredocBodies(script);
+  return spans.length > 0 && spans.some(([start, end]) => offset >= start && offset < end);
+}

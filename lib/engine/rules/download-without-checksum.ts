@@ -5,7 +5,7 @@ import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { commandName, scriptPipelines, textHeredocBodies, words } from '../shell.js';
+import { commandName, scriptPipelines, inTextHeredoc, words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { scriptRemoteRuns } from './pipe-to-shell.js';
 import { downloadedToolUnused } from '../analysis/tool-use.js';
@@ -231,11 +231,10 @@ export function unverifiedDownloads(step: Step): UnverifiedDownload[] {
   let names: Set<string> | undefined;
   const madeExecutable = () => (names ??= executables(script));
   const downloads: UnverifiedDownload[] = [];
-  // A here-document the script only holds as text (an issue body that shows a `curl` command) runs nothing.
-  const text = textHeredocBodies(script);
   for (const pipeline of scriptPipelines(script)) {
     if (executed.has(pipeline.offset)) continue;
-    if (text.length > 0 && text.some(([start, end]) => pipeline.offset >= start && pipeline.offset < end)) continue;
+    // A here-document the script only holds as text (an issue body that shows a `curl` command) runs nothing.
+    if (inTextHeredoc(script, pipeline.offset)) continue;
     pipeline.commands.forEach((command, i) => {
       // `fetchOf` needs these words in the command too: most commands, even in these scripts, have none.
       if (!hasAny(commandWords(command.text), FETCHES)) return;

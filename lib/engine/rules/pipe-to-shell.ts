@@ -8,7 +8,7 @@ import { urlOwnership, type RepositoryIdentity } from '../analysis/run-model/own
 import { defineWorkflowRule } from '../rule.js';
 import { PipeToShellOptions } from '../rule-options.js';
 import type { Severity } from '../types.js';
-import { commandName, scriptPipelines, textHeredocBodies, words } from '../shell.js';
+import { commandName, scriptPipelines, inTextHeredoc, words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { ScanCache } from '../model/scan-cache.js';
 
@@ -104,10 +104,9 @@ export function scriptRemoteRuns(script: RunScript): readonly Hit[] {
 /** The places a script runs a fetched script, at most one per pipeline. */
 export function remoteScriptRuns(script: string, depth = 0): Hit[] {
   const hits: Hit[] = [];
-  // A here-document the script only holds as text (an issue body that shows `curl ... | sh`) runs nothing.
-  const text = textHeredocBodies(script);
   for (const pipeline of scriptPipelines(script)) {
-    if (text.length > 0 && text.some(([start, end]) => pipeline.offset >= start && pipeline.offset < end)) continue;
+    // A here-document the script only holds as text (an issue body that shows a `curl` command) runs nothing.
+    if (inTextHeredoc(script, pipeline.offset)) continue;
     const hit = pipelineHit(pipeline.commands.map((c) => c.text), depth);
     if (hit !== null) hits.push({ ...hit, offset: pipeline.offset });
   }

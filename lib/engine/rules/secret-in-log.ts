@@ -219,13 +219,16 @@ function mayPrintSecret(script: RunScript): boolean {
 function envMessage(what: string, later: LaterThirdParty): string {
   const thirdParty = later.mutable;
   if (thirdParty.length === 0 && later.pinned.length > 0) {
-    const pinned = later.pinned.length <= 3 ? later.pinned.join(', ') : `${later.pinned.slice(0, 3).join(', ')} and ${later.pinned.length - 3} more`;
-    return `${what}, so every later step of the job receives it; LOW: the third-party actions after it (${pinned}) are pinned to a commit, code nobody can change without a change here, beside the repository's own, its owner's and GitHub's, and it stays masked in the log (pass it to the steps that need it instead).`;
+    return `${what}, so every later step of the job receives it; LOW: the third-party actions after it (${firstThree(later.pinned)}) are pinned to a commit, code nobody can change without a change here, beside the repository's own, its owner's and GitHub's, and it stays masked in the log (pass it to the steps that need it instead).`;
   }
   if (thirdParty.length === 0)
     return `${what}, so every later step of the job receives it; LOW: only the repository's own scripts and actions, its owner's and GitHub's run after it, and it stays masked in the log (pass it to the steps that need it instead).`;
-  const named = thirdParty.length <= 3 ? thirdParty.join(', ') : `${thirdParty.slice(0, 3).join(', ')} and ${thirdParty.length - 3} more`;
-  return `${what}, so every later step of the job receives it, third-party actions on a ref their owner can move included (${named}). MEDIUM: it stays masked in the log; what widens is which code holds it, and that code can change without a change here.`;
+  return `${what}, so every later step of the job receives it, third-party actions on a ref their owner can move included (${firstThree(thirdParty)}). MEDIUM: it stays masked in the log; what widens is which code holds it, and that code can change without a change here.`;
+}
+
+/** Up to three names, then how many more. */
+function firstThree(names: readonly string[]): string {
+  return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
 }
 
 /** The third-party actions that run after a step in its job: on a mutable ref, and pinned to a full commit SHA. */
@@ -256,11 +259,9 @@ export default defineWorkflowRule({
     /**
      * The later steps of the job that run someone else's action (third party by the run model's ownership, also
      * inside the repository's composite actions), in words: those are what a secret in `$GITHUB_ENV` reaches that
-     * the workflow did not hand it to. Empty when only the repository's own scripts and actions, its owner's and
-     * GitHub's come after.
+     * the workflow did not hand it to. Split by ref: one pinned to a full commit SHA is code nobody can change without
+     * a change here, so the secret it receives is no more exposed than to the repository's own steps (LOW, named).
      */
-    // A third party's action pinned to a full commit SHA is code nobody can change without a change here: the secret
-    // it receives through the environment is no more exposed than to the repository's own steps (LOW, named).
     const laterThirdParty = (step: Step): LaterThirdParty => {
       const job = step.job;
       if (job === null) return { mutable: ['the steps after it'], pinned: [] };
@@ -367,6 +368,8 @@ export default defineWorkflowRule({
         // nothing wherever it is written (secrets.ts `isIdentifierSecret`).
         if (secret.secrets.length > 0 && secret.secrets.every((n) => isIdentifierSecret(step.owner, n))) continue;
         const via = `\`${name}\``;
+        // Asked once per secret, and only for `$GITHUB_ENV`, whose severity it decides.
+        const later = destination === 'env' ? laterThirdParty(step) : null;
         const unmasked = secret.partial || transformed;
         // Written into a multi-line output (`echo "key<<EOF"` ... `EOF`): a multi-line secret (a private key) is not
         // reliably masked line by line. A single-line output beside one in the script is not.
@@ -379,10 +382,10 @@ export default defineWorkflowRule({
           output: unmasked || multiline
             ? `${secret.label} is written to a step output by ${via}, in a form GitHub does not mask; outputs are plain values that later steps and expressions pass on unmasked.`
             : `${secret.label} is written to a step output by ${via}. LOW: it is the secret's exact value, which GitHub replaces with \`***\` wherever a later step prints it, and a job output that carries a secret is not passed to other jobs; a transformed copy or a field of it would not be masked.`,
-          env: envMessage(`${secret.label} is written to \`$GITHUB_ENV\` by ${via}`, laterThirdParty(step)),
+          env: later === null ? '' : envMessage(`${secret.label} is written to \`$GITHUB_ENV\` by ${via}`, later),
           summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
         }[destination];
-        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? (laterThirdParty(step).mutable.length > 0 ? 'MEDIUM' : 'LOW') : (destination === 'log' || (destination === 'output' && !multiline)) && !unmasked ? 'LOW' : undefined);
+        report(step, run, secret.scriptOffset, message, destination, later !== null ? (later.mutable.length > 0 ? 'MEDIUM' : 'LOW') : (destination === 'log' || (destination === 'output' && !multiline)) && !unmasked ? 'LOW' : undefined);
       }
     };
 
