@@ -284,6 +284,35 @@ describe(RULE, () => {
     `);
     expect(command.map((f) => f.severity)).toEqual(['HIGH']);
   });
+
+  it('does not report the number a gh lookup steered by a branch name answers with; the looked-up text still counts', () => {
+    const workflow = (lookup: string) => yaml`
+      on:
+        workflow_run:
+          workflows: [Build]
+          types: [completed]
+      permissions: {}
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                GH_TOKEN: \${{ github.token }}
+                PR_BRANCH: \${{ github.event.workflow_run.head_branch }}
+              run: |
+                PR_NUMBER="$(gh pr view --repo o/r "\${PR_BRANCH}" ${lookup})"
+                echo "PR_NUMBER=\${PR_NUMBER}" >> "\${GITHUB_ENV}"
+                echo "PR_BRANCH=\${PR_BRANCH}" >> "\${GITHUB_ENV}"
+            - run: ./publish.sh
+              env:
+                KEY: \${{ secrets.DEPLOY_KEY }}
+    `;
+    for (const lookup of ["--json 'number' --jq '.number'", '--json number -q .number', "--json databaseId --jq '.databaseId'"]) {
+      expect(scanWith(RULE, workflow(lookup)), lookup).toEqual([]);
+    }
+    // The pull request's title is its author's text, several lines of it if they like.
+    expect(scanWith(RULE, workflow("--json title --jq '.title'")).map((f) => `${f.line} ${f.severity}`)).toEqual(['15 HIGH']);
+  });
 });
 
 describe(`${RULE}: severity from the run model`, () => {
