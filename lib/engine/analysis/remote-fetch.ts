@@ -1,4 +1,4 @@
-import { commandName, words } from '../shell.js';
+import { commandName, logicalLines, words } from '../shell.js';
 
 /** Programs that fetch a URL: the shell's and PowerShell's (with its aliases). */
 const DOWNLOADERS = new Set(['curl', 'wget', 'iwr', 'irm', 'invoke-webrequest', 'invoke-restmethod']);
@@ -65,4 +65,25 @@ export function isLocalUrl(url: string | null): boolean {
 /** Whether a command text mentions a fetch anywhere (inside `$(…)`, `<(…)`, PowerShell parentheses). */
 export function mentionsFetch(text: string): boolean {
   return /(?:^|[\s(`'"|;&])(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)(?=[\s'"`)]|$)|\.Download(?:String|Data)\s*\(/i.test(text);
+}
+
+/** The REST API's address of a workflow run artifact's archive: the `archive_download_url` a listing answers with, or `/actions/artifacts/<id>/zip`. */
+const ARTIFACT_ARCHIVE = /\barchive_download_url\b|\/actions\/artifacts\/[^\s/'"]+\/zip\b/;
+
+/**
+ * True when a fetch command gets a workflow run artifact's archive from GitHub's API: its text names such an address
+ * (`curl -o a.zip "$(gh api ... --jq '.archive_download_url')"`, `.../actions/artifacts/$ID/zip`), or it reads a
+ * variable that a line of the script assigns from one (`URL=$(gh api ".../runs/$ID/artifacts" --jq
+ * '.artifacts[0].archive_download_url')`, then `curl -o a.zip "$URL"`). What it holds is another run's output: an
+ * artifact download (artifacts.ts), not a tool whose checksum could be committed.
+ */
+export function fetchesArtifactArchive(command: string, script: string): boolean {
+  if (!script.includes('archive_download_url') && !script.includes('/actions/artifacts/')) return false;
+  if (ARTIFACT_ARCHIVE.test(command)) return true;
+  const names = new Set([...command.matchAll(/\$\{?([A-Za-z_]\w*)\}?/g)].map((m) => m[1] ?? ''));
+  if (names.size === 0) return false;
+  return logicalLines(script).some((line) => {
+    const assigned = /^\s*(?:(?:export|local|readonly)\s+)?([A-Za-z_]\w*)=/.exec(line.text)?.[1];
+    return assigned !== undefined && names.has(assigned) && ARTIFACT_ARCHIVE.test(line.text);
+  });
 }

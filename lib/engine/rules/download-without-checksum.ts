@@ -1,7 +1,7 @@
 import { nothingWorthText, type MinorSecrets } from '../analysis/run-model/holdings.js';
 import { commandWords, hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { downloadOrigin, ownFileAtCommit, type DownloadOrigin } from '../analysis/download-origin.js';
-import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
+import { fetchesArtifactArchive, fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -240,6 +240,8 @@ export function unverifiedDownloads(step: Step): UnverifiedDownload[] {
       if (!hasAny(commandWords(command.text), FETCHES)) return;
       const fetch = fetchOf(command.text);
       if (fetch === null || isLocalUrl(fetch.url)) return;
+      // Another run's artifact, fetched from GitHub's API: what it holds is judged where it is used (artifact-poisoning).
+      if (fetchesArtifactArchive(command.text, script)) return;
       const rest = pipeline.commands.slice(i + 1).map((c) => c.text);
       const evidence = artifactEvidence(fetch, rest, madeExecutable);
       if (evidence !== null) downloads.push({ offset: command.offset, fetch, evidence });

@@ -96,6 +96,22 @@ describe(RULE, () => {
     ].join('\n')))).toEqual([]);
   });
 
+
+  it("does not report a run artifact's archive fetched from GitHub's API; another address in the same script still counts", () => {
+    const script = (url: string) => step([
+      'download_url=$(gh api \\',
+      '  "/repos/o/r/actions/runs/$RUN_ID/artifacts?name=docs" \\',
+      "  --jq '.artifacts|sort_by(.created_at)|.[-1]|.archive_download_url' \\",
+      ')',
+      'other_url=https://x.test/tool-latest.zip',
+      `curl -L -H "Authorization: Bearer $GH_TOKEN" --output artifact.zip ${url}`,
+      'unzip -q artifact.zip',
+    ].join('\n'));
+    for (const url of ['$download_url', '"${download_url}"', 'https://api.github.com/repos/o/r/actions/artifacts/$ID/zip']) {
+      expect(scanWith(RULE, script(url)), url).toEqual([]);
+    }
+    expect(positions(scanWith(RULE, script('$other_url')))).toEqual(['12:11 LOW']);
+  });
   it('is MEDIUM where the job holds something worth taking, LOW where a swapped file changes only the run', () => {
     const job = (extra: string) => ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', ...extra.split('\n').filter((l) => l !== '').map((l) => `    ${l}`), '    steps:', '      - run: curl -fsSLo tool.tgz https://x.test/tool-1.2.3.tgz', ''].join('\n');
     for (const holds of ['permissions:\n  contents: write', 'permissions:\n  id-token: write', 'env:\n  NPM_TOKEN: ${{ secrets.NPM_TOKEN }}']) {
