@@ -8,6 +8,7 @@ import { actionMajorVersion } from './step-version.js';
 import { selfHosted } from './runners.js';
 import { normalizeWorkspacePath, within } from './run-model/execution.js';
 import { goreleaserCleanDirectory, publishingStep } from './publishing.js';
+import { findExpressions } from '../expressions/extract.js';
 
 /** Events whose runs write the default (or base) branch's cache scope while an outsider decides what runs. */
 export const DEFAULT_SCOPE_EVENTS: ReadonlySet<string> = new Set([...[...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')), 'repository_dispatch']);
@@ -333,6 +334,44 @@ export function switchAtCaller(s: CacheSwitch, step: Step, caller: Step, reposit
   }
   const declared = step.owner.inputs.find((i) => i.name.toLowerCase() === name)?.default;
   return { text: declared === undefined ? '' : (scalarText(declared) ?? '') };
+}
+
+/** `inputs.NAME` or `inputs['NAME']` in an expression. */
+const INPUT_READ = /\binputs(?:\.([A-Za-z_][\w-]*)|\[\s*'([^']+)'\s*\])/g;
+
+/**
+ * The `if:` of a step of a repository's own composite action as GitHub evaluates it at `caller`, the workflow step
+ * that calls the action: each `inputs.NAME` it reads replaced by what the caller gives that input in its `with:` (a
+ * value as written becomes a string, as every input of an action is; one whole `${{ }}` becomes that expression), else
+ * by the input's declared `default:`, else by ''. So `if: inputs.disable-cache != 'true'` under `with: { disable-cache:
+ * "true" }` never runs there. Undefined when the condition reads no input, the step is not one of the action the
+ * caller calls, or a value is text around an expression (then the condition is read as written: unknown).
+ */
+export function conditionAtCaller(step: Step, caller: Step, repository: RepositoryModel): YNode | undefined {
+  const condition = step.if;
+  if (condition?.kind !== 'scalar' || typeof condition.value !== 'string' || !condition.value.includes('inputs')) return undefined;
+  if (step === caller || step.owner.kind !== 'action' || repository.ownAction(caller) !== step.owner) return undefined;
+  const owner = step.owner;
+  let unknown = false;
+  const replaced = condition.value.replace(INPUT_READ, (whole, dotted: string | undefined, indexed: string | undefined) => {
+    const name = (dotted ?? indexed ?? '').toLowerCase();
+    const given = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value;
+    const value = given ?? owner.inputs.find((i) => i.name.toLowerCase() === name)?.default;
+    if (value === undefined) return "''";
+    if (value.kind !== 'scalar') {
+      unknown = true;
+      return whole;
+    }
+    const text = scalarText(value) ?? '';
+    if (!text.includes('${{')) return `'${text.replace(/'/g, "''")}'`;
+    const spans = findExpressions(text.trim());
+    const only = spans[0];
+    if (spans.length === 1 && only !== undefined && only.start === 0 && only.end === text.trim().length) return `format('{0}', (${only.source}))`;
+    unknown = true;
+    return whole;
+  });
+  if (unknown || replaced === condition.value) return undefined;
+  return { kind: 'scalar', start: condition.start, end: condition.end, value: replaced, style: condition.style };
 }
 
 /** Whether a switch set to `text` as written leaves caching on (`optIn`: anything but false or empty; `optOut`: anything but true). */

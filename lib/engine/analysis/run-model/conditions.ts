@@ -513,6 +513,27 @@ function compileCall(expr: FunctionCall): ValueFn {
         }
       };
     }
+    case 'format': {
+      // `format('{0}', x)`: x as a string (an action's input is always one). Other patterns are not read.
+      const [pattern, arg] = expr.args;
+      if (expr.args.length !== 2 || !(pattern instanceof Literal) || literal(pattern).k !== 'str' || (literal(pattern) as { v: string }).v !== '{0}' || arg === undefined) return unknownValue;
+      const argument = compileValue(arg);
+      return (env) => {
+        const value = argument(env);
+        switch (value.k) {
+          case 'str':
+            return value;
+          case 'bool':
+            return { k: 'str', v: value.v ? 'true' : 'false' };
+          case 'num':
+            return { k: 'str', v: String(value.v) };
+          case 'null':
+            return { k: 'str', v: '' };
+          default:
+            return UNKNOWN;
+        }
+      };
+    }
     default:
       return unknownValue;
   }

@@ -15,7 +15,7 @@ import { activatedVenv, stepExecutions, stepVenvs, type ContainerBuild, type Exe
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { calledToken, holdsNothing, jobHoldings, nothingHeldText, secretsApartFrom, splitSecrets, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
-import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, switchAtCaller, switchCaches, type CacheUse } from '../caching.js';
+import { cacheStep, conditionAtCaller, restoresFrom, sameFamily, savesToDefaultScope, switchAtCaller, switchCaches, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import { everyPathGuarded, openPermissionChecks, stepTrustOn, type TrustGuard } from '../trust-guards.js';
 import { describeStep } from '../describe.js';
@@ -601,7 +601,8 @@ export class RunModel {
     const job = caller.job;
     let set = this.runSet(caller);
     if (set === undefined || job === null) return set;
-    if (use.step !== caller) set = conditionRunSet(use.step.if, job, set);
+    // A composite action's step: its own `if:`, with the inputs it reads as the caller gives them.
+    if (use.step !== caller) set = conditionRunSet(conditionAtCaller(use.step, caller, this.repository) ?? use.step.if, job, set);
     for (const s of use.switches) {
       // A composite action's step handing an input on: the caller's value, or the input's default when it gives none.
       const at = switchAtCaller(s, use.step, caller, this.repository);

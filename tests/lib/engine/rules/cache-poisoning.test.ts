@@ -1568,6 +1568,46 @@ ${given}      - run: uv build && uv publish
     expect(positions(scanWith(RULE, [action('    default: "true"\n'), release('./.github/actions/setup', '')]))).toEqual(['9:15 LOW']);
     expect(positions(scanWith(RULE, [off, release('./.github/actions/setup', "        with:\n          enable-cache: ${{ startsWith(github.ref, 'refs/tags/') }}\n")]))).toEqual(['9:15 LOW']);
   });
+
+  it("reads a composite action's step `if:` on its inputs at the call: a release that turns the cached step off restores nothing", () => {
+    const action = { path: '.github/actions/install/action.yml', text: `name: install
+inputs:
+  disable-cache:
+    description: skip the pnpm store cache
+    default: "false"
+runs:
+  using: composite
+  steps:
+    - name: Node (with cache)
+      if: inputs.disable-cache != 'true'
+      uses: actions/setup-node@v4
+      with:
+        cache: pnpm
+    - name: Node (without cache)
+      if: \${{ inputs['disable-cache'] == 'true' }}
+      uses: actions/setup-node@v4
+    - run: pnpm install
+      shell: bash
+` };
+    const release = (given: string) => ({ path: '.github/workflows/release.yml', text: `on:
+  push:
+    tags: ['v*']
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: ./.github/actions/install
+${given}      - run: pnpm publish
+        env:
+          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}
+` });
+    expect(scanWith(RULE, [action, release('        with:\n          disable-cache: "true"\n')])).toEqual([]);
+    expect(scanWith(RULE, [action, release('        with:\n          disable-cache: ${{ startsWith(github.ref, \'refs/tags/\') }}\n')])).toEqual([]);
+    // Given nothing (the default, "false") or false, the cached step runs in the release.
+    expect(positions(scanWith(RULE, [action, release('')]))).toEqual(['9:15 LOW']);
+    expect(positions(scanWith(RULE, [action, release('        with:\n          disable-cache: false\n')]))).toEqual(['9:15 LOW']);
+  });
 });
 
 describe(`${RULE}: a label-approved pull_request_target job writing the cache a tag-triggered publish restores (issue 25)`, () => {
