@@ -28,7 +28,7 @@ export const SCRIPT_WORDS = [
   'pip', 'pip3', 'uv', 'uvx', 'pipx', 'npm', 'pnpm', 'bun', 'yarn', 'npx', 'pnpx', 'go', 'cargo', 'gem',
   'install', 'i', 'in', 'isntall', 'add', 'dlx', 'run',
   // Publishing.
-  'publish', 'upload', 'push', 'twine', 'poetry', 'hatch', 'flit', 'pdm', 'maturin', 'dotnet', 'nuget', 'mvn',
+  'publish', 'upload', 'push', 'twine', 'poetry', 'hatch', 'flit', 'pdm', 'maturin', 'dotnet', 'nuget', 'mvn', 'mvnw',
   'gradle', 'gradlew', 'deploy', 'docker', 'podman', 'buildah', 'buildx', 'gh', 'release', 'goreleaser', 'nx',
   // Copies and downloads of what others built.
   'crane', 'skopeo', 'regctl', 'oras', 'pull', 'tag', 'download',

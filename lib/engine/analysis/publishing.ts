@@ -37,7 +37,9 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: 
   { pattern: /\b(dotnet\s+nuget|nuget)\s+push\b/, registry: 'nuget', evidence: 'nuget push', needs: [wordMask('nuget'), wordMask('push')] },
   // Gradle's `publishToMavenLocal` (and `publish<Name>PublicationToMavenLocal`) installs into the runner's own
   // `~/.m2`: no publish (https://docs.gradle.org/current/userguide/publishing_maven.html#publishing_maven:tasks).
-  { pattern: /\bmvn\b[^\n]*\bdeploy\b|\bgradlew?\b[^\n]*\bpublish\w*(?<!ToMavenLocal)\b/, registry: 'maven', evidence: 'Maven/Gradle publish', needs: [wordMask('mvn', 'gradle', 'gradlew')] },
+  // The Maven wrapper (`./mvnw`) too, and the goal on a later line of a command continued with `\`; a deploy to a
+  // directory of the runner (`-DaltDeploymentRepository=id::file://...`, a staging copy to upload as an artifact) is none.
+  { pattern: /\bmvnw?\b(?!(?:[^\n]|\\\n)*-DaltDeploymentRepository=["']?[^\s"']*::file:)(?:[^\n]|\\\n)*\bdeploy\b|\bgradlew?\b(?:[^\n]|\\\n)*\bpublish\w*(?<!ToMavenLocal)\b/, registry: 'maven', evidence: 'Maven/Gradle publish', needs: [wordMask('mvn', 'mvnw', 'gradle', 'gradlew')] },
   {
     pattern: /\b(docker|podman|buildah)\s+(image\s+)?push\b|\bdocker\s+buildx\s+build\b[^\n]*--push\b/,
     registry: 'container',
@@ -75,7 +77,7 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: 
 ];
 
 /** Any word some publishing command needs: a script with none of them publishes nothing. */
-const ANY_COMMAND = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'cargo', 'gem', 'nuget', 'mvn', 'gradle', 'gradlew', 'docker', 'podman', 'buildah', 'regctl', 'crane', 'skopeo', 'gh', 'goreleaser', 'nx');
+const ANY_COMMAND = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'cargo', 'gem', 'nuget', 'mvn', 'mvnw', 'gradle', 'gradlew', 'docker', 'podman', 'buildah', 'regctl', 'crane', 'skopeo', 'gh', 'goreleaser', 'nx');
 
 /**
  * Actions that publish. `when` narrows actions that publish only with some input. A map: looked up for every step

@@ -121,3 +121,19 @@ describe('publishingStep: Gradle installs into the runner\'s own Maven repositor
     expect(publishingStep(lastStep('./gradlew build publishMavenPublicationToMavenLocal', ''))).toBeNull();
   });
 });
+
+describe('publishingStep: Maven, through the wrapper and across continued lines', () => {
+  it('takes `mvn deploy` and `./mvnw ... deploy` (also with the goal on a `\\`-continued line) as publishing, `./mvnw verify` as none', () => {
+    expect(publishingStep(lastStep('mvn -B deploy', ''))?.registry).toBe('maven');
+    expect(publishingStep(lastStep('./mvnw --batch-mode deploy -DskipTests', ''))?.registry).toBe('maven');
+    expect(publishingStep(lastStep('./mvnw --show-version \\\n  -Dmaven.repo.local=.m2/repository \\\n  deploy \\\n  -DskipTests', ''))?.registry).toBe('maven');
+    expect(publishingStep(lastStep('./gradlew build \\\n  publishAllPublicationsToSonatypeRepository', ''))?.registry).toBe('maven');
+    expect(publishingStep(lastStep('./mvnw --batch-mode verify', ''))).toBeNull();
+    // A deploy into a directory of the runner: a staging copy, not a publish.
+    expect(publishingStep(lastStep('./mvnw --batch-mode \\\n  verify -DskipTests \\\n  deploy:deploy -DaltDeploymentRepository="dogfood::file://$(pwd)/target/staging"', ''))).toBeNull();
+    expect(publishingStep(lastStep('mvn deploy -DaltDeploymentRepository=local::default::file:./staging', ''))).toBeNull();
+    expect(publishingStep(lastStep('mvn deploy -DaltDeploymentRepository=ossrh::https://oss.sonatype.org/content/repositories/snapshots', ''))?.registry).toBe('maven');
+    // A later command of its own (no continuation) is not the wrapper's goal.
+    expect(publishingStep(lastStep('./mvnw --batch-mode verify\necho "deploy next time"', ''))).toBeNull();
+  });
+});
