@@ -3,6 +3,7 @@ import { privilegedTriggers, type Job, type Step, type Workflow } from '../model
 import { followedWorkflows, runsOnPullRequests, WORKFLOW_RUN_HEAD } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
+import { fetchesArtifactArchive, fetchOf } from './remote-fetch.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
@@ -174,8 +175,10 @@ export function stepDownloads(step: Step): ForeignDownload[] {
     return [];
   }
   const run = step.run;
-  if (run === undefined || typeof run.value !== 'string' || !run.value.includes('gh run download')) return [];
+  if (run === undefined || typeof run.value !== 'string') return [];
   const result: ForeignDownload[] = [];
+  if (run.value.includes('archive_download_url') || run.value.includes('/actions/artifacts/')) result.push(...apiDownloads(step, run, run.value));
+  if (!run.value.includes('gh run download')) return result;
   for (const line of logicalLines(run.value)) {
     const list = words(line.text);
     const at = list.findIndex((w, i) => w === 'gh' && list[i + 1] === 'run' && list[i + 2] === 'download');
@@ -186,6 +189,31 @@ export function stepDownloads(step: Step): ForeignDownload[] {
     result.push({ ...download(step, run, '`gh run download`', dir), scriptOffset: line.offset });
   }
   return result;
+}
+
+/**
+ * A script's fetch of a run artifact's archive through the REST API (`remote-fetch.ts` `fetchesArtifactArchive`: `curl
+ * -o artifact.zip "$URL"` where `URL` is the `archive_download_url` a listing of `/actions/runs/<id>/artifacts`
+ * answers with), as `gh run download` is read: the archive lands as one file (`-o`/`--output`, wget's `-O`, or a `>`
+ * redirect), and its files are in the workspace only where a later command extracts it (`isolatedExtractions`, also
+ * on the script's later lines). A fetch whose file the scan cannot name is left out.
+ */
+function apiDownloads(step: Step, run: YNode, script: string): ForeignDownload[] {
+  const found: ForeignDownload[] = [];
+  for (const line of logicalLines(script)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        const fetch = fetchOf(command.text);
+        if (fetch === null || (fetch.program !== 'curl' && fetch.program !== 'wget') || !fetchesArtifactArchive(command.text, script)) continue;
+        const list = fetch.words;
+        const flag = list.findIndex((w) => w === '-o' || w === '--output' || w === '--output-document' || (fetch.program === 'wget' && w === '-O'));
+        const file = flag !== -1 ? list[flag + 1] : /(?:^|\s)>\s*("?)([^\s"|;&]+)\1\s*$/.exec(command.text)?.[2];
+        if (file === undefined || file === '' || file === '-' || file.includes('$')) continue;
+        found.push({ step, node: run, how: "the REST API's artifact archive (`archive_download_url`)", destination: file, isolated: true, archive: true, scriptOffset: line.offset });
+      }
+    }
+  }
+  return found;
 }
 
 /** A `run-id` that names the running workflow's own run and nothing else. */
@@ -597,6 +625,22 @@ function runValue(download: ForeignDownload): { value: string; producers: Step[]
   return { value, producers };
 }
 
+/** The lines of a script download's step that feed its line, and the `env:` values of the variables they read that the script does not set. */
+function scriptFeeds(download: ForeignDownload): string[] {
+  const step = download.step;
+  const script = step.run?.value;
+  if (typeof script !== 'string') return [];
+  const line = logicalLines(script).find((l) => l.offset === download.scriptOffset);
+  if (line === undefined) return [];
+  const sources = feedingLines(script, [line]);
+  const texts = [linesText(script, sources.ranges)];
+  for (const name of sources.variables) {
+    const bound = [step.env, step.job?.env, step.job?.workflow.env].map((m) => m?.pairs.find((p) => keyText(p.key) === name)?.value).find((v) => v !== undefined);
+    if (bound?.kind === 'scalar') texts.push(String(bound.value ?? ''));
+  }
+  return texts;
+}
+
 /** How the run of a download is chosen (see `RunChoice`). */
 export function runChoice(download: ForeignDownload): RunChoice {
   const step = download.step;
@@ -611,6 +655,9 @@ export function runChoice(download: ForeignDownload): RunChoice {
   const targets = ref?.kind === 'repository' && ref.slug === 'actions/download-artifact' ? runIdTargets(step) : null;
   if (targets?.includes('triggering') === true) return 'triggering';
   if (targets === null && TRIGGERING_RUN.test(value)) return 'triggering';
+  // A script's download: the run id its line reads through the lines and `env:` that feed it (`gh run download
+  // "$RUN_ID"`, `RUN_ID: ${{ github.event.workflow_run.id }}`).
+  if (targets === null && download.scriptOffset !== undefined && scriptFeeds(download).some((t) => TRIGGERING_RUN.test(t))) return 'triggering';
   const texts = [choosingText(step), ...producers.map(choosingText), ...(ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug) ? [`event: '${getText(step.with, 'event') ?? ''}'`] : [])];
   if (texts.some((t) => TRUSTED_EVENT_FILTER.test(t))) return 'trusted';
   if (producers.some((p) => TRIGGERING_RUN.test(choosingText(p)))) return 'triggering';

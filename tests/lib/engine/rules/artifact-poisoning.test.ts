@@ -2283,3 +2283,49 @@ describe('artifact-poisoning: a reusable workflow that downloads the run its cal
     expect(scanWith(RULE, [dispatched, followsPullRequests, pr]).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a run artifact's archive fetched through the REST API`, () => {
+  const workflow = (fetch: string, after: string) => ({ path: '.github/workflows/publish.yml', text: yaml`
+    on:
+      workflow_run:
+        workflows: [Build Pull Request]
+        types: [completed]
+    permissions:
+      contents: write
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        steps:
+          - name: Download report
+            env:
+              GH_TOKEN: \${{ github.token }}
+              RUN_ID: \${{ github.event.workflow_run.id }}
+            run: |
+              mkdir report && cd report
+              url=$(gh api "/repos/o/r/actions/runs/$RUN_ID/artifacts?name=report" --jq '.artifacts[0].archive_download_url')
+              ${fetch}
+              unzip -q artifact.zip
+          - run: ${after}
+  ` });
+  const build = (events: string) => ({
+    path: '.github/workflows/build.yml',
+    text: `name: Build Pull Request\non: ${events}\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: make\n      - uses: actions/upload-artifact@v4\n        with:\n          name: report\n          path: out/\n`,
+  });
+
+  it('reads `curl -o a.zip "$url"` of the archive and its extraction as a download of the triggering run: HIGH when a later command runs it', () => {
+    const findings = scanWith(RULE, [workflow('curl -L -H "Authorization: Bearer $GH_TOKEN" -o artifact.zip "$url"', 'bash report/deploy.sh'), build('pull_request')]);
+    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['18 HIGH']);
+    expect(findings[0]?.description).toContain("the REST API's artifact archive (`archive_download_url`)");
+    expect(findings[0]?.description).toContain('`Build Pull Request` can come from a fork');
+    // wget's -O and a redirect name the archive too.
+    expect(scanWith(RULE, [workflow('wget -q -O artifact.zip "$url"', 'bash report/deploy.sh'), build('pull_request')]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [workflow('curl -sL "$url" > artifact.zip', 'bash report/deploy.sh'), build('pull_request')]).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('negative: the same fetch of a run no pull request starts, or of another address; LOW when nothing runs what it holds', () => {
+    expect(scanWith(RULE, [workflow('curl -L -o artifact.zip "$url"', 'bash report/deploy.sh'), build('push')])).toEqual([]);
+    expect(scanWith(RULE, [workflow('curl -L -o artifact.zip https://x.test/tool.zip', 'bash report/deploy.sh'), build('pull_request')])).toEqual([]);
+    // Extracted, but nothing runs or reads it: LOW, as for any download of a fork's run.
+    expect(scanWith(RULE, [workflow('curl -L -o artifact.zip "$url"', 'ls -la report'), build('pull_request')]).map((f) => f.severity)).toEqual(['LOW']);
+  });
+});
