@@ -108,9 +108,12 @@ export function gated(step: Step): boolean {
 const TOKEN_FREE_ACTIONS = /^(actions\/(checkout|cache|cache\/restore|cache\/save|upload-artifact|download-artifact|upload-pages-artifact|configure-pages)|docker\/(setup-[\w-]+|login-action|metadata-action)|[\w.-]+\/(setup-[\w-]+|[\w-]+-setup|action-setup|[\w-]+-toolchain|toolchain))$/;
 /** Actions that comment on, label, assign or close issues and pull requests: `issues` / `pull-requests` scopes only. */
 const TRIAGE_ACTIONS = /^(actions\/(labeler|stale|first-interaction)|peter-evans\/(create-or-update-comment|find-comment)|marocchino\/sticky-pull-request-comment|thollander\/actions-comment-pull-request|mshick\/add-pr-comment|dessant\/(lock-threads|label-actions)|kentaro-m\/auto-assign-action|actions-ecosystem\/action-(add|remove)-labels|srvaroa\/labeler|github\/issue-labeler|andymckay\/labeler|pozil\/auto-assign-issue|hmarr\/auto-approve-action|amannn\/action-semantic-pull-request|codelytv\/pr-size-labeler)$/;
-/** What a `github-script` script calls that needs each critical scope. */
+/**
+ * What a `github-script` script calls that needs each critical scope. `contents` also by a `git push` it runs
+ * (`exec.exec('git push origin HEAD:b')`, `exec.exec('git', ['push', ...])`), with the credentials a checkout left.
+ */
 const SCRIPT_SCOPE: Readonly<Record<string, RegExp>> = {
-  contents: /\brepos\.|\bgit\.|createRelease|uploadReleaseAsset|createOrUpdateFile|updateRef|createRef|\bmerge\b|\/contents\/|\/git\/|\/releases/,
+  contents: /\brepos\.|\bgit\.|createRelease|uploadReleaseAsset|createOrUpdateFile|updateRef|createRef|\bmerge\b|\/contents\/|\/git\/|\/releases|\bgit\s+push\b|['"`]git['"`]\s*,\s*\[\s*['"`]push['"`]/,
   'id-token': /getIDToken|id-token|oidc/i,
   packages: /\bpackages\./,
   actions: /\bactions\.|\/actions\//,

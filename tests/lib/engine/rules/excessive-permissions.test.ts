@@ -501,6 +501,29 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
     expect(all('issues')).toContain('Anyone with a GitHub account can start it through `issues`, so every step that handles their text does so holding the grant. LOW');
     expect(all('push')).not.toContain('Anyone');
   });
+
+  it('takes a `git push` a github-script runs (with the credentials a checkout left) as a use of `contents: write`', () => {
+    const workflow = (script: string) => yaml`
+      on:
+        push:
+          branches: [main]
+      permissions:
+        contents: write
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  ${script}
+    `;
+    expect(scanWith(RULE, workflow('await exec.exec(`git push --force --set-upstream origin HEAD:${branch}`);'))).toEqual([]);
+    expect(scanWith(RULE, workflow("await exec.exec('git', ['push', 'origin', 'HEAD:sync']);"))).toEqual([]);
+    // Committing alone writes nothing with the token.
+    expect(scanWith(RULE, workflow("await exec.exec('git', ['commit', '-m', 'sync']);")).map((f) => f.severity)).toEqual(['LOW']);
+  });
 });
 
 describe(`${RULE}: unused grants of a job an outsider's text can steer (issue 25)`, () => {
