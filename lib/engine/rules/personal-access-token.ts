@@ -88,6 +88,9 @@ function byName(name: string, position: Position): boolean {
   if (!PAT_NAME.test(name)) return false;
   // A PAT given as a registry password (`docker/login-action`) is the registry's, not GitHub's.
   if (!OTHER_SERVICE.test(name) && !handedToNamesake(name, position)) return !((position.kind === 'with' || position.kind === 'secrets') && /password/i.test(position.key));
+  // The service's own action takes its own token in `token:` (`crowdin/github-action` with `CROWDIN_PERSONAL_TOKEN`):
+  // only an input named for GitHub (`github-token`) takes a GitHub token there.
+  if (position.kind === 'with' && handedToNamesake(name, position)) return /github|(?:^|[-_])gh(?:[-_]|$)/i.test(position.key);
   // `VSCE_PAT`, `OVSX_PAT` ...: a PAT of another service, unless it goes where a GitHub token goes.
   switch (position.kind) {
     case 'with':

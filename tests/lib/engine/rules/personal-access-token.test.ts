@@ -566,5 +566,31 @@ describe('personal-access-token: a reusable workflow\'s secret its callers fill 
     expect(scanWith(RULE, workflow('GITHUB_TOKEN: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}')).map((f) => f.rule_id)).toEqual([RULE]);
     expect(scanWith(RULE, workflow('RELEASE_PAT: ${{ secrets.RELEASE_PAT }}')).map((f) => f.rule_id)).toEqual([RULE]);
   });
+
+  it("does not take a service's token given to its own action's `token:` input for a GitHub one; `github-token:` there is GitHub's", () => {
+    const workflow = (input: string) => yaml`
+      on: push
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: crowdin/github-action@v2
+              with:
+                ${input}
+    `;
+    expect(scanWith(RULE, workflow('token: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}'))).toEqual([]);
+    expect(scanWith(RULE, workflow('github-token: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}')).map((f) => f.rule_id)).toEqual([RULE]);
+    // Another action's `token:` still takes it for a GitHub token.
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: peter-evans/create-pull-request@v7
+              with:
+                token: \${{ secrets.CROWDIN_PERSONAL_TOKEN }}
+    `).map((f) => f.rule_id)).toEqual([RULE]);
+  });
 });
 
