@@ -95,6 +95,9 @@ const SELF = /^\s*(?:\$\{\{\s*github\.repository\s*\}\}|\$\{?GITHUB_REPOSITORY\}
 /** A dispatch sent from a script: the REST paths and the CLI. */
 const SCRIPT_DISPATCH = /repos\/([^\s'"`/]+\/[^\s'"`/]+)\/(?:actions\/workflows\/[^\s'"`/]+\/)?dispatches\b|\bgh\s+workflow\s+run\b[^\n]*?(?:-R|--repo)[=\s]+["']?([^\s"']+)/g;
 
+/** A script's call of a function or method named for a dispatch (`DispatchWorkflow(`, `dispatch_build(`), not GitHub's own event names. */
+const SCRIPT_DISPATCH_CALL = /(?:^|[\s.=(;&|])((?!workflow_dispatch\b|repository_dispatch\b)(?:[A-Za-z_][\w-]*?)?[Dd]ispatch\w*)\s*\(/;
+
 /** Every scalar text of a node (bounded). */
 function texts(node: YNode | undefined, into: string[] = []): string[] {
   if (node === undefined || into.length >= 200) return into;
@@ -295,13 +298,19 @@ export function prHeadDispatches(job: Job, names: OwnNames, owner: () => string 
         const target = /\b(createDispatchEvent|createWorkflowDispatch)\b|\/dispatches\b/.test(script) ? scriptTarget(script, names, owner) : null;
         if (target !== null) targets.push({ target, how: 'actions/github-script', node: step.uses });
       }
-    } else if (typeof step.run?.value === 'string' && /dispatches|gh\s+workflow\s+run/.test(step.run.value)) {
+    } else if (typeof step.run?.value === 'string' && /dispatches|gh\s+workflow\s+run|[Dd]ispatch\w*\s*\(/.test(step.run.value)) {
       for (const line of logicalLines(step.run.value)) {
+        let sent = false;
         for (const m of line.text.matchAll(SCRIPT_DISPATCH)) {
           const repo = m[1] ?? m[2];
+          sent = true;
           if (repo === undefined || isSelf(repo, names) || /github\.repository\b|GITHUB_REPOSITORY/.test(repo)) continue;
           targets.push({ target: repo, how: m[1] !== undefined ? `\`${m[0].slice(0, 80)}\`` : '`gh workflow run`', node: step.run, scriptOffset: line.offset });
         }
+        // A helper of the repository's own that sends the dispatch (`$gitHubApi.DispatchWorkflow($type, $payload)` of
+        // a PowerShell module, `dispatchBuild(...)`): where it goes is decided when the script runs.
+        const helper = sent ? null : SCRIPT_DISPATCH_CALL.exec(line.text);
+        if (helper !== null) targets.push({ target: 'a repository the script names when it runs', how: `\`${(helper[1] ?? '').slice(0, 60)}(...)\``, node: step.run, scriptOffset: line.offset });
       }
     }
     if (targets.length === 0) continue;

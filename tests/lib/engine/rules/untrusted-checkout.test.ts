@@ -2398,3 +2398,41 @@ jobs:
     expect(scanWith(RULE, workflow(''))).toEqual([]);
   });
 });
+
+describe(`${RULE}: a dispatch sent by a helper of the repository's own script`, () => {
+  const workflow = (call: string, gate = "github.event.label.name == 'CI build'", types = 'labeled') => yaml`
+    on:
+      pull_request_target:
+        types: ${types}
+    jobs:
+      trigger:
+        if: ${gate}
+        runs-on: ubuntu-latest
+        env:
+          CI_PR_TOKEN: \${{ secrets.CI_PR_TOKEN }}
+        defaults:
+          run:
+            shell: pwsh
+        steps:
+          - uses: actions/checkout@v5
+          - run: |
+              Import-Module ./helpers/GitHubApi.psm1
+              $api = Get-GithubApi -Repository "\${env:CI_REPO}" -AccessToken "\${env:CI_PR_TOKEN}"
+              $payload = @{ custom_repo = "\${{ github.event.pull_request.head.repo.full_name }}"; sha = "\${{ github.event.pull_request.head.sha }}" }
+              ${call}
+  `;
+
+  it('reads a call named for a dispatch (`$api.DispatchWorkflow(...)`) that sends the head with another credential: the label gate names itself', () => {
+    const found = scanWith(RULE, workflow('$api.DispatchWorkflow("trigger-build", $payload)'));
+    expect(found.map((f) => `${f.line} ${f.severity}`)).toEqual(['19 LOW']);
+    expect(found[0]?.description).toContain('dispatches `a repository the script names when it runs` (`DispatchWorkflow(...)`)');
+    expect(found[0]?.description).toContain("a maintainer approves each run first (`github.event.label.name == 'CI build'`)");
+    // Opened by anyone, with no gate: MEDIUM (that CI is not in the scan).
+    expect(scanWith(RULE, workflow('$api.DispatchWorkflow("trigger-build", $payload)', 'true', 'opened')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('negative: a call that is no dispatch, or one that names only GitHub event types', () => {
+    expect(scanWith(RULE, workflow('$api.GetWorkflowRuns("build.yml")'))).toEqual([]);
+    expect(scanWith(RULE, workflow('Write-Host "workflow_dispatch(manual)"', 'true', 'opened'))).toEqual([]);
+  });
+});
