@@ -25,6 +25,7 @@ import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
 import { emptyCounts, severityRank, type Counts, type Finding, type FindingRecord, type RepositoryFile, type Ruleset } from './types.js';
 import { parseYaml, type ParseProblem } from './yaml/parse.js';
 import { SourceFile } from './yaml/source.js';
+import { get } from './yaml/model.js';
 
 export interface ScanOptions {
   /** `owasp` keeps the rules whose category starts with `CICD-SEC-`; default `all`. */
@@ -263,6 +264,14 @@ function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
   if (root.kind !== 'map') {
     const what = root.kind === 'seq' ? 'a list' : root.value === null ? 'empty' : 'a single value';
     return { file, kind, model: null, problem: { offset: root.start, message: `the document is ${what}, not a ${kind === 'dependabot' ? 'Dependabot configuration' : kind} mapping` } };
+  }
+  // GitHub rejects a workflow with no events ("No event triggers defined in `on`") and never runs its jobs, so nothing
+  // in them is reported; the file itself is, as invalid (a commented-out `on:` is the usual cause).
+  if (kind === 'workflow') {
+    const on = get(root, 'on');
+    if (on === undefined || (on.kind === 'scalar' && (on.value === null || on.value === ''))) {
+      return { file, kind, model: null, problem: { offset: on?.start ?? root.start, message: 'it has no events in `on:`, so GitHub rejects it and never runs its jobs' } };
+    }
   }
   const model = kind === 'workflow' ? buildWorkflow(file, root) : kind === 'action' ? buildAction(file, root) : buildDependabot(file, root);
   return { file, kind, model, problem: null };

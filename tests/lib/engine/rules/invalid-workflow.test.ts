@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 import { positions, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'invalid-workflow';
@@ -24,6 +25,19 @@ describe(RULE, () => {
   it('reports a document that is not a mapping', () => {
     expect(positions(scanWith(RULE, '- just\n- a list\n'))).toEqual(['1:1 INFO']);
     expect(scanWith(RULE, '')[0]?.description).toMatch(/empty/);
+  });
+
+  it('reports a workflow with no events in `on:` (GitHub rejects it), and nothing in its jobs', () => {
+    const workflow = (on: string) => `name: Pre-release\n${on}\npermissions:\n  contents: write\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-go@v5\n      - uses: goreleaser/goreleaser-action@v6\n        with:\n          args: release\n`;
+    for (const on of ['# on:\n#   push:\n#     tags: [v*]', 'on:']) {
+      const all = scanRepository([{ path: '.github/workflows/pre-release.yml', text: workflow(on) }]).findings;
+      expect(all.map((f) => f.rule_id), on).toEqual([RULE]);
+      expect(all[0]?.description).toContain('no events in `on:`, so GitHub rejects it and never runs its jobs');
+    }
+    // With its trigger, the same jobs are scanned.
+    const live = scanRepository([{ path: '.github/workflows/pre-release.yml', text: workflow('on:\n  push:\n    tags: [v*]') }]).findings;
+    expect(live.map((f) => f.rule_id)).not.toContain(RULE);
+    expect(live.map((f) => f.rule_id)).toContain('cache-poisoning');
   });
 
   it('reports a file over the size limit without parsing it', () => {
