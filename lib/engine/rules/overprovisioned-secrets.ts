@@ -11,12 +11,19 @@ const CREDENTIAL = /(TOKEN|KEY|SECRET|PASS|PWD|PAT$|^PAT|_PAT_|AUTH|CRED|PRIVATE
 /** Name endings of values kept in secrets for convenience, not credentials: who, where, which. */
 const NOT_CREDENTIAL = /(^|_)(USR|USER|USERNAME|LOGIN|EMAIL|MAIL|NAME|TEAM|TEAM_ID|ORG|ORGANIZATION|OWNER|ACCOUNT|ACCOUNT_ID|PROJECT|PROJECT_ID|PROJECT_NUMBER|APP_ID|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|ID|REGION|ZONE|LOCATION|BUCKET|REGISTRY|REPO|REPOSITORY|IMAGE|HOST|HOSTNAME|DOMAIN|URL|URI|ENDPOINT|PORT|PATH|DIR|CHANNEL|CHANNEL_ID|ROOM|ENV|ENVIRONMENT|STAGE|VERSION|IS_[A-Z_]+|ENABLED|FLAG)$/i;
 
+/** A name that ends with a key's id: `_KEY_ID`, `KEYID`, camel case `KeyId`. */
+const KEY_ID = /key_?id$/i;
+
 /**
  * Whether a secret's name says it holds a credential; unknown names count as credentials. With `as`, the name it is
  * given in the `env:` (`CROSSREF_EMAIL: ${{ secrets.CROSSREF_EMAIL_FOR_TESTS }}`) speaks too: a credential word in
- * either makes it one, and a name ending of a value that is none (`EMAIL`) in either, with no such word, makes it none.
+ * either makes it one, and a name ending of a value that is none (`EMAIL`) in either, with no such word, makes it none;
+ * but a key's id (`KEY_ID`, `KeyId`) in both is none, whatever else the name says.
  */
 export function isCredentialName(name: string, as?: string): boolean {
+  // The id of a key (`SIGNING_KEY_ID`, `signingInMemoryKeyId`, `AWS_ACCESS_KEY_ID`) names the key; the key is the
+  // credential, kept beside it under its own name.
+  if (KEY_ID.test(name) && (as === undefined || KEY_ID.test(as))) return false;
   if (CREDENTIAL.test(name) || (as !== undefined && CREDENTIAL.test(as))) return true;
   return !NOT_CREDENTIAL.test(name) && (as === undefined || !NOT_CREDENTIAL.test(as));
 }

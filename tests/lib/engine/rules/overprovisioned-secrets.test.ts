@@ -158,6 +158,19 @@ describe(RULE, () => {
     }
   });
 
+  it("takes a key's id for the name of a key, not a credential; the key beside it is one", () => {
+    for (const [name, as] of [['SIGNING_KEY_ID', undefined], ['ORG_GRADLE_PROJECT_SIGNINGKEYID', 'ORG_GRADLE_PROJECT_signingInMemoryKeyId'], ['AWS_ACCESS_KEY_ID', 'AWS_ACCESS_KEY_ID']] as const) {
+      expect(isCredentialName(name, as), name).toBe(false);
+    }
+    expect(isCredentialName('ORG_GRADLE_PROJECT_SIGNINGKEY', 'ORG_GRADLE_PROJECT_signingInMemoryKey')).toBe(true);
+    expect(isCredentialName('AWS_SECRET_ACCESS_KEY')).toBe(true);
+    // Given under a key's name, a secret whose own name says nothing of an id is still one.
+    expect(isCredentialName('AWS_KEY', 'AWS_ACCESS_KEY_ID')).toBe(true);
+    const workflow = (name: string) => `on: push\nenv:\n  ${name}: \${{ secrets.${name} }}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n  b:\n    runs-on: ubuntu-latest\n    steps: [{ run: make test }]\n`;
+    expect(scanWith(RULE, workflow('SIGNING_KEY_ID'))).toEqual([]);
+    expect(scanWith(RULE, workflow('SIGNING_KEY')).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
   it('does not throw on odd shapes', () => {
     const odd = [
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps: 3\n',
