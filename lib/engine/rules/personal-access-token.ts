@@ -107,6 +107,15 @@ function byName(name: string, position: Position): boolean {
 }
 
 /**
+ * True when the line gives the secret as the user of a URL that has a password after it
+ * (`https://${{ secrets.BOT_USER }}:${{ secrets.BOT_TOKEN }}@github.com/...`): the password is the token.
+ */
+function userOfUrl(name: string, line: string): boolean {
+  const at = line.search(new RegExp(`//\\$\\{\\{\\s*secrets\\.${name.replace(/[^\w-]/g, '')}\\s*\\}\\}:[^@/\n]{1,200}@`));
+  return at !== -1;
+}
+
+/**
  * A stored secret given where a GitHub token goes, whatever its name: an action's GitHub token input
  * (token-uses.ts `takesGithubToken`: `github-token` of `actions/github-script`, `token` of `actions/checkout` or
  * `peter-evans/create-pull-request`, not a service's own `token:`), `GH_TOKEN` / `GITHUB_TOKEN` of an action step
@@ -123,7 +132,7 @@ function usedAsGithubToken(name: string, position: Position): boolean {
     case 'secrets':
       return GITHUB_TOKEN_SECRET.test(position.key);
     case 'run':
-      return GITHUB_TOKEN_LINE.test(position.line) && /github|\bgh\s/i.test(position.line);
+      return GITHUB_TOKEN_LINE.test(position.line) && /github|\bgh\s/i.test(position.line) && !userOfUrl(name, position.line);
     case 'env':
       return envGivenToGithub(position.key, position.scope);
     default:

@@ -594,3 +594,24 @@ describe('personal-access-token: a reusable workflow\'s secret its callers fill 
   });
 });
 
+
+describe(`${RULE}: the user and the password of a URL`, () => {
+  it('names the password of `https://USER:PASS@github.com`, not the user before it', () => {
+    const workflow = (url: string) => yaml`
+      on:
+        workflow_dispatch:
+      jobs:
+        push:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - run: |
+                git remote set-url origin ${url}
+                git push origin HEAD:trunk
+    `;
+    const found = scanWith(RULE, workflow('https://${{ secrets.BOT_USER }}:${{ secrets.BOT_TOKEN }}@github.com/${{ github.repository }}'));
+    expect(found.map((f) => f.description.slice(0, 22))).toEqual(['`secrets.BOT_TOKEN`, a']);
+    // Alone before the `@`, a secret is the token (`https://x-access-token@...` is the other way round: nothing here).
+    expect(scanWith(RULE, workflow('https://${{ secrets.BOT_AUTH }}@github.com/${{ github.repository }}')).map((f) => f.description.slice(0, 21))).toEqual(['`secrets.BOT_AUTH`, a']);
+  });
+});
