@@ -14,12 +14,23 @@ export function localWorkflowPath(text: string): string | null {
   return path.split('@')[0] ?? null;
 }
 
-/** The workflow of `repository` a call job runs, when it is a local reusable workflow the scan has. */
+/**
+ * The workflow of `repository` a call job runs, when it is a local reusable workflow the scan has: `./` or `$/`, or the
+ * repository's own name when the scan knows it (`apple/swift-nio/.github/workflows/x.yml@main` in `apple/swift-nio`),
+ * whose file at that ref is read as the one the scan has, as a `./` call's file at the caller's commit is.
+ */
 export function calledLocalWorkflow(repository: RepositoryModel, job: Job): Workflow | undefined {
   const text = job.uses === undefined ? null : scalarText(job.uses);
-  const path = text === null ? null : localWorkflowPath(text);
+  const path = text === null ? null : (localWorkflowPath(text) ?? ownNamedWorkflowPath(text, repository.fullName));
   if (path === null) return undefined;
   return repository.workflows.find((w) => w.file.path === path);
+}
+
+/** The path of a reusable workflow a call names by the repository's own `owner/name` (lower case), or null. */
+function ownNamedWorkflowPath(text: string, fullName: string | null): string | null {
+  if (fullName === null) return null;
+  const match = /^([\w.-]+\/[\w.-]+)\/(\.github\/workflows\/[^/@\s]+\.ya?ml)@[^\s]+$/.exec(text.trim());
+  return match !== null && match[1]?.toLowerCase() === fullName ? (match[2] ?? null) : null;
 }
 
 const NO_CALLERS: Job[] = [];

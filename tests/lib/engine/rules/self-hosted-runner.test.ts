@@ -705,3 +705,26 @@ describe("self-hosted-runner: a RunsOn runner, a fresh machine in the owner's AW
     expect(timeout?.description).toContain("billed to the account");
   });
 });
+
+describe(`${RULE}: a reusable workflow the repository calls by its own name`, () => {
+  const files = (calls: string) => [
+    { path: '.github/workflows/pull_request.yml', text: `on:\n  pull_request:\njobs:\n  macos:\n    uses: ${calls}\n` },
+    {
+      path: '.github/workflows/macos_tests.yml',
+      text: 'on:\n  workflow_call:\njobs:\n  darwin:\n    if: github.repository_owner == \'acme\'\n    runs-on: [self-hosted, macos]\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          persist-credentials: false\n      - run: swift test\n',
+    },
+  ];
+
+  it("reads `owner/name/.github/workflows/x.yml@main` as the local workflow when the scan knows the repository is owner/name", () => {
+    const found = scanWith(RULE, files('acme/widget/.github/workflows/macos_tests.yml@main'), { repository: 'acme/widget' });
+    expect(found.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['.github/workflows/macos_tests.yml:6 HIGH']);
+    expect(found[0]?.description).toContain("through a fork's `pull_request`");
+    // The same call through `./` reads the same.
+    expect(scanWith(RULE, files('./.github/workflows/macos_tests.yml'), { repository: 'acme/widget' }).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('negative: another repository of that name, or a scan that does not know the name, is not this one', () => {
+    expect(scanWith(RULE, files('acme/other/.github/workflows/macos_tests.yml@main'), { repository: 'acme/widget' }).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, files('acme/widget/.github/workflows/macos_tests.yml@main')).map((f) => f.severity)).toEqual(['LOW']);
+  });
+});
