@@ -20,8 +20,12 @@ export interface DispatchGate {
   by: string;
 }
 
-/** Permissions of `peter-evans/slash-command-dispatch` that let users without write access run a command. */
-const OPEN_PERMISSIONS = new Set(['none', 'read', 'triage']);
+/**
+ * Permissions of `peter-evans/slash-command-dispatch` that let anyone run a command: `none` (any commenter) and `read`
+ * (anyone, on a public repository). `triage` is a role a maintainer grants to named people: their command is a
+ * collaborator's act, as `write` is (the dispatcher checks it with the API before it dispatches).
+ */
+export const OPEN_PERMISSIONS = new Set(['none', 'read']);
 /** API calls and CLI commands that send a `repository_dispatch` event from a script. */
 const SCRIPT_DISPATCH = /createDispatchEvent|repos\/[^\s'"]+\/dispatches\b/g;
 

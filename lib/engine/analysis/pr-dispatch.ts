@@ -6,6 +6,7 @@ import { findExpressions } from '../expressions/extract.js';
 import { contextPath, Literal, parseExpression } from '../expressions/parse.js';
 import { valueSources } from './expression-values.js';
 import { githubScriptOutputValues, githubScriptReturn, outputSources, referencedEnvVars } from './script-outputs.js';
+import { OPEN_PERMISSIONS } from './dispatch-gate.js';
 
 /**
  * A privileged job that hands a pull request's head to another repository's CI: a `repository_dispatch` or
@@ -370,7 +371,8 @@ const OUTSIDER_TEXT =
   /\b(?:github\.event|context\.payload)\.(?:comment\.body|issue\.(?:title|body)|discussion\.(?:title|body)|review\.body|pull_request\.(?:title|body|head\.ref|head\.label)|head_commit\.message)\b|\bgithub\.head_ref\b/;
 
 /** Permissions of `peter-evans/slash-command-dispatch` that let users without write access run a command. */
-const OPEN_COMMAND_PERMISSIONS = new Set(['none', 'read', 'triage']);
+/** The dispatcher's permissions that let anyone run a command (dispatch-gate.ts `OPEN_PERMISSIONS`: not `triage`, a granted role). */
+const OPEN_COMMAND_PERMISSIONS = OPEN_PERMISSIONS;
 
 /** `gh workflow run <workflow>` with no other repository, and the REST paths of both dispatches. */
 const GH_WORKFLOW_RUN = /\bgh\s+workflow\s+run\b([^\n;&|]*)/;

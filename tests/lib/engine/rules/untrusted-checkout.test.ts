@@ -1298,8 +1298,16 @@ describe('untrusted-checkout: /ok-to-test through repository_dispatch', () => {
     expect(positions(scanWith(RULE, files()))).toEqual(['13:16 MEDIUM']);
   });
 
+  it('takes `permission: triage` for a collaborator\'s act: a role a maintainer grants, checked before the dispatch', () => {
+    const findings = scanWith(RULE, files(dispatcher('permission: triage')));
+    expect(positions(findings)).toEqual(['13:16 MEDIUM']);
+    expect(findings[0]?.description).toContain('only for users with `triage` permission');
+    expect(findings[0]?.description).not.toContain('anyone with a GitHub account');
+  });
+
   it('stays HIGH when the dispatcher lets anyone run the command, or sends the event for every pull request', () => {
     expect(positions(scanWith(RULE, files(dispatcher('permission: none'))))).toEqual(['13:16 HIGH']);
+    expect(positions(scanWith(RULE, files(dispatcher('permission: read'))))).toEqual(['13:16 HIGH']);
     const automatic = {
       path: '.github/workflows/forward.yml',
       text: yaml`
