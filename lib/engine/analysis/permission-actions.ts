@@ -24,6 +24,9 @@ import { getText } from '../yaml/model.js';
  * - `actions-cool/check-user-permission` (README): never fails on the answer; outputs `require-result` (`'true'`
  *   / `'false'` for `require`), `user-permission` (`read` / `write` / `admin`), `result` in v1.
  * - `lidofinance/check-user-permission` (README): a fork that fails the step when the user lacks `require`.
+ * - `skjnldsv/check-actor-permission` (src/main.js): another fork, that looks up the actor's permission
+ *   (`getCollaboratorPermissionLevel`) and, when `require` is given, sets `result` and `core.setFailed(...)` below it;
+ *   without `require` it only records `user-permission`.
  * - `tspascoal/get-user-teams-membership` (README, src/index.js): never fails on the answer; output `isTeamMember`
  *   (`'true'` / `'false'`) says whether `username` is in `team` of the organization. A gate on the actor only when
  *   `username` is the actor (`github.actor`, `github.triggering_actor`, the comment's or sender's login): a team of
@@ -92,6 +95,15 @@ const ACTIONS: readonly PermissionAction[] = [
     failsOnDeny: () => true,
     answers: new Set(),
     deny: 'fails its step',
+  },
+  {
+    slug: 'skjnldsv/check-actor-permission',
+    failsOnDeny: (step) => {
+      const level = (getText(step.with, 'require') ?? '').trim().toLowerCase();
+      return level !== '' && !OPEN_LEVELS.has(level);
+    },
+    answers: new Set(['result', 'user-permission']),
+    deny: 'fails its step when `require` is set (and records the answer in `result`), else only records `user-permission`',
   },
   {
     slug: 'tspascoal/get-user-teams-membership',

@@ -231,7 +231,8 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   if (head === 'steps' && a !== undefined && b === 'outputs' && c !== undefined) {
     const producer = scope.job.steps.find((s) => s.id?.toLowerCase() === a);
     if (producer === undefined || triggers.privileged === null) return null;
-    if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(producer.usesRef.slug)) return `${dotted} <- ${producer.usesRef.slug}`;
+    // Its head outputs (`head_ref`, `head_sha`); `base_ref` and `base_sha` name the base repository's own branch.
+    if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(producer.usesRef.slug)) return /^base[_-]/i.test(c) ? null : `${dotted} <- ${producer.usesRef.slug}`;
     // An action that reads a downloaded file of a fork's run into its outputs (`json-to-output` with `path:`).
     if (producer.usesRef?.kind === 'repository' && producer.usesRef.slug !== 'actions/github-script') {
       const download = artifactBefore(producer, triggers);

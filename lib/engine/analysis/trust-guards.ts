@@ -9,6 +9,7 @@ import { environmentApprovalComment } from './environment-comment.js';
 import { actionFailsJob, actionGatesOnlyItself, permissionAction } from './permission-actions.js';
 import { flatMap } from '../model/arrays.js';
 import { shellBranches } from './shell-branches.js';
+import { githubScriptReturn } from './script-outputs.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -344,7 +345,9 @@ export function everyPathGuarded(paths: TrustPaths, accept: (guard: TrustGuard) 
 
 /** True when the guard vouches for data from `source` (a context path such as `github.event.pull_request.title`). */
 export function guardCovers(guard: TrustGuard, source: string, issueComment: boolean): boolean {
-  const pullRequest = source.startsWith('github.event.pull_request.') || source === 'github.head_ref' || source.startsWith('github.event.workflow_run.');
+  // The pull request's data as the event carries it, or its head branch looked up when the job runs (the comment-branch
+  // actions' `head_ref`, `gh pr view --json headRefName`): a fork check keeps both to branches of this repository.
+  const pullRequest = source.startsWith('github.event.pull_request.') || source === 'github.head_ref' || source.startsWith('github.event.workflow_run.') || source.startsWith('the pull request head branch');
   const comment = source.startsWith('github.event.comment.') || source.startsWith('github.event.review.');
   if (guard.kind === 'maintainer-event') return pullRequest || comment || /^github\.event\.(issue|discussion)\./.test(source);
   if (guard.kind === 'actor') return !(issueComment && source.startsWith('github.event.issue.'));
@@ -613,7 +616,7 @@ function failingChecks(job: Job): FailingCheck[] {
       found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
     }
     // A script may check both: the commenter's permission, then that the pull request is not a fork's (each fails the step).
-    if (forkCheck(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
+    if (forkCheck(script) || failsOnForeignHead(job, s, condition)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
   // A call of a local reusable workflow fails when a job of it fails: a job of it with no `if:` and no `needs:` that
   // fails every fork's pull request (its step's `if:` may read the call's `with:`, `inputs.event: ${{ github.event_name }}`).
@@ -634,6 +637,42 @@ function failingChecks(job: Job): FailingCheck[] {
   }
   checks.set(job, found);
   return found;
+}
+
+/** A github-script expression that is the pull request head's repository name (`pull.data.head?.repo?.full_name`). */
+const HEAD_REPOSITORY_VALUE = /\bhead\??\.repo\??\.full_name\b/;
+
+/**
+ * True when a step fails the job (its script always fails: `exit 1`) and its `if:` holds exactly when the pull request
+ * comes from another repository: `<head repository> != github.repository`, the head repository being the value a
+ * github-script step of the job returns (`fromJSON(steps.<id>.outputs.result)`, the script returning
+ * `pull.data.head.repo.full_name`, directly or through a `const` it assigns on one line). Nextcloud's comment commands
+ * refuse forks so.
+ */
+function failsOnForeignHead(job: Job, step: Step, condition: string): boolean {
+  if (condition === '' || condition.length > 500 || !condition.includes('github.repository')) return false;
+  const script = scriptOf(step);
+  if (script === null || !failsWhenRun(script)) return false;
+  const parsed = conditionExpression(step.if);
+  const expr = parsed?.expr;
+  if (!(expr instanceof Binary) || expr.operator.lexeme !== '!=') return false;
+  const sides = [expr.left, expr.right];
+  const repo = sides.findIndex((e) => contextPath(e)?.join('.') === 'github.repository');
+  if (repo === -1) return false;
+  let other = sides[1 - repo] as Expr;
+  if (other instanceof FunctionCall && functionName(other) === 'fromjson' && other.args.length === 1) other = other.args[0] as Expr;
+  const path = contextPath(other);
+  if (path === null || path.length !== 4 || path[0] !== 'steps' || path[2] !== 'outputs' || path[3] !== 'result') return false;
+  const producer = job.steps.find((p) => p.index < step.index && p.id?.toLowerCase() === path[1]?.toLowerCase());
+  if (producer?.usesRef?.kind !== 'repository' || producer.usesRef.slug !== 'actions/github-script') return false;
+  const returned = githubScriptReturn(getText(producer.with, 'script') ?? '');
+  if (returned === null || returned.values.length === 0) return false;
+  const source = getText(producer.with, 'script') ?? '';
+  return returned.values.every((v) => {
+    if (HEAD_REPOSITORY_VALUE.test(v)) return true;
+    const name = /^\s*([A-Za-z_$][\w$]*)\s*$/.exec(v)?.[1];
+    return name !== undefined && new RegExp(`(?:const|let|var)\\s+${name.replace(/\$/g, '\\$')}\\s*=\\s*[^\\n;]*\\bhead\\??\\.repo\\??\\.full_name\\b`).test(source);
+  });
 }
 
 /**

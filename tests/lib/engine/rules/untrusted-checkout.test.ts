@@ -2444,3 +2444,65 @@ describe(`${RULE}: a dispatch sent by a helper of the repository's own script`, 
     expect(scanWith(RULE, workflow('Write-Host "workflow_dispatch(manual)"', 'true', 'opened'))).toEqual([]);
   });
 });
+
+describe(`${RULE}: a comment command that refuses forks and checks the commenter in a job the checkout's job needs`, () => {
+  const workflow = (options: { forkCheck?: boolean; permission?: string } = {}) => yaml`
+    on:
+      issue_comment:
+        types: [created]
+    permissions:
+      contents: read
+    jobs:
+      init:
+        runs-on: ubuntu-latest
+        if: github.event.issue.pull_request != '' && startsWith(github.event.comment.body, '/compile')
+        outputs:
+          head_ref: \${{ steps.comment-branch.outputs.head_ref }}
+          base_ref: \${{ steps.comment-branch.outputs.base_ref }}
+        steps:
+          - uses: actions/github-script@v7
+            id: get-repository
+            with:
+              script: |
+                const pull = await github.rest.pulls.get({ owner: context.repo.owner, repo: context.repo.repo, pull_number: context.issue.number })
+                const repositoryName = pull.data.head?.repo?.full_name
+                return repositoryName
+          - name: Disabled on forks
+            if: \${{ ${options.forkCheck === false ? "steps.get-repository.outputs.result == ''" : 'fromJSON(steps.get-repository.outputs.result) != github.repository'} }}
+            run: |
+              echo 'Can not execute /compile on forks'
+              exit 1
+          - uses: skjnldsv/check-actor-permission@v3
+            with:
+              require: ${options.permission ?? 'write'}
+          - uses: xt0rted/pull-request-comment-branch@v3
+            id: comment-branch
+      process:
+        runs-on: ubuntu-latest
+        needs: init
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              token: \${{ secrets.COMMAND_BOT_PAT }}
+              ref: \${{ needs.init.outputs.head_ref }}
+          - run: |
+              git fetch origin \${{ needs.init.outputs.base_ref }}
+              git checkout "origin/\${{ needs.init.outputs.base_ref }}" -- dist/
+          - run: npm ci && npm run build
+          - run: git push origin HEAD:\${{ needs.init.outputs.head_ref }}
+  `;
+
+  it("reads the fork refusal (a github-script's returned head repository against github.repository) and the action's write check: LOW", () => {
+    const found = scanWith(RULE, workflow());
+    expect(found.map((f) => `${f.line} ${f.severity}`)).toEqual(['38 LOW']);
+    expect(found[0]?.description).toContain('fork check in step `Disabled on forks`');
+    // The base branch's files are no pull request code.
+    expect(found[0]?.description).not.toContain('base_ref');
+    expect(scanWith('script-injection', workflow()).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('negative: without the fork refusal the write check alone is an approval (MEDIUM); with `require: read` nothing stands in the way', () => {
+    expect(scanWith(RULE, workflow({ forkCheck: false })).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow({ forkCheck: false, permission: 'read' })).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
