@@ -20,10 +20,12 @@ import {
   Grouping,
   IndexAccess,
   ContextAccess,
+  Literal,
   Logical,
   Unary,
   type Expr,
 } from './parse.js';
+import { data } from '@actions/expressions';
 
 /**
  * How far an outsider controls a value, least to most dangerous. `input` is a string input of a
@@ -72,6 +74,11 @@ function through(hop: string, taint: Taint): Taint {
   const via = [hop, ...taint.via];
   return { ...taint, via: via.length > MAX_VIA ? [...via.slice(0, MAX_VIA - 1), '…'] : via };
 }
+
+/** Context values GitHub sets on every run, never empty. */
+const ALWAYS_SET = new Set(['github.run_id', 'github.run_number', 'github.run_attempt', 'github.sha', 'github.repository', 'github.repository_id', 'github.repository_owner', 'github.event_name', 'github.workflow', 'github.job', 'github.actor', 'github.server_url', 'github.api_url']);
+/** Events whose payload always carries the pull request's number (`github.event.pull_request.number`, `github.event.number`). */
+const PR_NUMBER_EVENTS = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
 
 /**
  * Sources whose value is a git ref name (a branch or a `owner:branch` label): an outsider picks it, and it may
@@ -331,13 +338,40 @@ export class TaintAnalyzer {
       return name === 'tojson' ? { ...result, json: true } : withoutJson(result);
     }
     if (expr instanceof Logical) {
+      // `a || b` is `a` whenever `a` is truthy: the operands after one that always is are never the value.
+      const or = expr.operator.lexeme === '||';
       let result: Taint | null = null;
-      for (const arg of expr.args) result = stronger(result, this.ofExpression(arg, scope, depth + 1));
+      for (const arg of expr.args) {
+        result = stronger(result, this.ofExpression(arg, scope, depth + 1));
+        if (or && this.#alwaysTruthy(arg, scope)) break;
+      }
       return result;
     }
     if (expr instanceof Grouping) return this.ofExpression(expr.group, scope, depth + 1);
     if (expr instanceof Binary || expr instanceof Unary) return null;
     return null;
+  }
+
+  /**
+   * True when a value is truthy on every run of the scope: a non-empty string, a non-zero number or `true`; a value
+   * GitHub always sets (`github.run_id`, `github.sha`, `github.repository` ...); the pull request's number on events
+   * that carry one (every trigger of the scope a `pull_request*` event).
+   */
+  #alwaysTruthy(expr: Expr, scope: TaintScope): boolean {
+    if (expr instanceof Grouping) return this.#alwaysTruthy(expr.group, scope);
+    if (expr instanceof Literal) {
+      const value = expr.literal;
+      if (value instanceof data.StringData) return value.value !== '';
+      if (value instanceof data.NumberData) return value.value !== 0 && !Number.isNaN(value.value);
+      return value instanceof data.BooleanData && value.value;
+    }
+    if (!(expr instanceof ContextAccess || expr instanceof IndexAccess)) return false;
+    const path = contextPath(expr)?.join('.').toLowerCase();
+    if (path === undefined) return false;
+    if (ALWAYS_SET.has(path)) return true;
+    if (path !== 'github.event.pull_request.number' && path !== 'github.event.number') return false;
+    const triggers = this.triggersOf(scope);
+    return triggers !== null && triggers.size > 0 && [...triggers].every((t) => PR_NUMBER_EVENTS.has(t));
   }
 
   /**

@@ -1156,3 +1156,28 @@ describe('script-injection: a JSON document in a here-document', () => {
     expect(scanWith('script-injection', workflow("<<'EOF'", 'github.event.pull_request.body')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a fallback after a value that is always set`, () => {
+  const workflow = (on: string, expression: string) => yaml`
+    on:
+      ${on}
+    jobs:
+      cancel:
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo "pipeline-\${{ ${expression} }}"
+            env:
+              T: \${{ secrets.DEPLOY_TOKEN }}
+  `;
+
+  it('reads `number || head.ref` on pull_request_target as the number: the branch after it is never the value', () => {
+    expect(scanWith(RULE, workflow('pull_request_target:', 'github.event.pull_request.number || github.event.pull_request.head.ref || github.ref_name'))).toEqual([]);
+    expect(scanWith(RULE, workflow('pull_request_target:', "github.run_id || github.event.pull_request.title"))).toEqual([]);
+  });
+
+  it('negative: the branch before it, or an event that may carry no number (issue_comment), still expands outsider text', () => {
+    expect(scanWith(RULE, workflow('pull_request_target:', 'github.event.pull_request.head.ref || github.event.pull_request.number')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('pull_request_target:', "github.event.pull_request.number && github.event.pull_request.title")).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('issue_comment:', 'github.event.pull_request.number || github.event.comment.body')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
