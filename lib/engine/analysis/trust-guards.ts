@@ -164,11 +164,16 @@ const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
  */
 const COLLABORATOR_LIST = /collaborators\?(?:[^\s"'#&]{0,80}&){0,4}permission=(?:admin|maintain|push|write)\b/;
 /**
+ * A list of the people allowed, looked up by the commenter's or actor's login (`ALLOWED_USERS.includes(login)`,
+ * `maintainers.includes(context.actor)`): the maintainers wrote the list, as a permission level is theirs to grant.
+ */
+const ALLOW_LIST = /\.includes\(\s*(?:[\w$]+\.){0,6}(?:login|actor)\b/;
+/**
  * A script that checks the permission or association of whoever triggered the run, or their membership of the
  * organization (`orgs.checkMembershipForUser`, 204 for a member, an error otherwise; `GET /orgs/<org>/members/<user>`).
  */
 const PERMISSION_CHECK = new RegExp(
-  `${COLLABORATOR_LIST.source}|getCollaboratorPermissionLevel|collaborators\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/permission|author_association|authorAssociation|checkUserPermission|\\bcheck(?:Public)?MembershipForUser\\b|\\bgetMembershipForUserInOrg\\b|orgs\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/(?:public_)?members(?:hips)?\\/(?!\\s)`,
+  `${ALLOW_LIST.source}|${COLLABORATOR_LIST.source}|getCollaboratorPermissionLevel|collaborators\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/permission|author_association|authorAssociation|checkUserPermission|\\bcheck(?:Public)?MembershipForUser\\b|\\bgetMembershipForUserInOrg\\b|orgs\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/(?:public_)?members(?:hips)?\\/(?!\\s)`,
 );
 /** An organization membership check of GitHub's API that throws (404) for a non-member. */
 const MEMBERSHIP_CALL = /\bcheck(?:Public)?MembershipForUser\b/;

@@ -2506,3 +2506,51 @@ describe(`${RULE}: a comment command that refuses forks and checks the commenter
     expect(scanWith(RULE, workflow({ forkCheck: false, permission: 'read' })).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a comment command whose script lets only listed people set the output the build job needs`, () => {
+  const workflow = (check: string) => yaml`
+    on:
+      issue_comment:
+        types: [created]
+    jobs:
+      validate:
+        runs-on: ubuntu-latest
+        if: github.event.issue.pull_request != null
+        outputs:
+          build: \${{ steps.parse.outputs.build }}
+          pr_sha: \${{ steps.parse.outputs.pr_sha }}
+        steps:
+          - id: parse
+            uses: actions/github-script@v7
+            with:
+              script: |
+                const ALLOWED_USERS = ['alice', 'bob'];
+                if (context.payload.comment.body.trim() !== '/build') return;
+                const login = context.payload.comment.user.login;
+                ${check}
+                const pr = await github.rest.pulls.get({ owner: context.repo.owner, repo: context.repo.repo, pull_number: context.issue.number });
+                core.setOutput('build', 'linux');
+                core.setOutput('pr_sha', pr.data.head.sha);
+      build:
+        needs: validate
+        if: needs.validate.outputs.build == 'linux'
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ needs.validate.outputs.pr_sha }}
+          - run: make release
+            env:
+              TOKEN: \${{ secrets.RELEASE_TOKEN }}
+  `;
+
+  it('reads `ALLOWED_USERS.includes(login)` before the outputs as a check: a listed person approves the run', () => {
+    const found = scanWith(RULE, workflow("if (!ALLOWED_USERS.includes(login.toLowerCase())) { console.log('not allowed'); return; }"));
+    expect(found.map((f) => f.severity)).not.toContain('HIGH');
+    expect(found[0]?.description).toContain("a maintainer approves each run first (`needs.validate.outputs.build == 'linux'`)");
+  });
+
+  it('negative: the same script without the list check lets anyone build', () => {
+    expect(scanWith(RULE, workflow('// no check')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
