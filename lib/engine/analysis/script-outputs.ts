@@ -167,10 +167,11 @@ const MAX_FOLD_DEPTH = 256;
  * identifier it made (a URL, a number, a hash, a date, a path), not the text it was given. Whatever tainted
  * the command's arguments does not flow into the variable. So is `N=$(gh api "/repos/$R/pulls?head=$BRANCH" --jq
  * '.[0].number')`, or `gh pr view "$BRANCH" --json number --jq .number` (`pr`, `issue`, `run`, `release`: `view` and
- * `list`): the number or id GitHub answers with, whatever steered the query.
+ * `list`), or a jq program whose last stage picks the number (`--jq '[.[] | select(.head.ref == $ENV.B) | .number]'`):
+ * the number or id GitHub answers with, whatever steered the query.
  */
 const OPAQUE_ASSIGNMENT =
-  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\(\s*(?:gh\s+(?:pr|issue|release)\s+create|git\s+rev-parse|git\s+log\s+[^)]*--format=%H|date|mktemp|uuidgen|sha256sum|md5sum|gh\s+(?:api|(?:pr|issue|run|release)\s+(?:view|list))\b(?=[^)]*\s(?:--jq|-q)[=\s]+(["']?)[.\w[\]]*\.(?:number|id|databaseId)\1\s*\)))\b[^\n]*\)["']?\s*$/;
+  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\(\s*(?:gh\s+(?:pr|issue|release)\s+create|git\s+rev-parse|git\s+log\s+[^)]*--format=%H|date|mktemp|uuidgen|sha256sum|md5sum|gh\s+(?:api|(?:pr|issue|run|release)\s+(?:view|list))\b(?=[^)]*\s(?:--jq|-q)[=\s]+(["']?)[.\w[\]]*\.(?:number|id|databaseId)\1\s*\)|[^\n]*?\s(?:--jq|-q)[=\s]+(["'])(?:(?!\2)[^\n]){0,300}?\|\s*\.(?:number|id|databaseId)\s*\]?\2\s*\)))\b[^\n]*\)["']?\s*$/;
 
 /** True for a line that assigns a variable the identifier a command printed (see `OPAQUE_ASSIGNMENT`). */
 export function opaqueAssignment(line: string): boolean {

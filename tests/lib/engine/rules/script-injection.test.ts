@@ -1181,3 +1181,37 @@ describe(`${RULE}: a fallback after a value that is always set`, () => {
     expect(scanWith(RULE, workflow('issue_comment:', 'github.event.pull_request.number || github.event.comment.body')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: numbers a gh lookup steered by a branch name answers with`, () => {
+  const workflow = (program: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      review:
+        runs-on: ubuntu-latest
+        steps:
+          - id: gate
+            env:
+              GH_TOKEN: \${{ github.token }}
+              RUN_HEAD_BRANCH: \${{ github.event.workflow_run.head_branch }}
+              SHA: \${{ github.event.workflow_run.head_sha }}
+            run: |
+              PRS=$(gh api "repos/o/r/commits/\${SHA}/pulls" \\
+                --jq '${program}')
+              PR_NUMBER=$(printf '%s' "$PRS" | jq -r '.[0]')
+              echo "pr_number=\${PR_NUMBER}" >> "$GITHUB_OUTPUT"
+          - run: ./review.sh "\${{ steps.gate.outputs.pr_number }}"
+            env:
+              KEY: \${{ secrets.REVIEW_KEY }}
+  `;
+
+  it('takes a jq program whose last stage picks `.number` for an opaque number, whatever its select() reads', () => {
+    expect(scanWith(RULE, workflow('[.[] | select(.state == "open" and .head.ref == $ENV.RUN_HEAD_BRANCH) | .number]'))).toEqual([]);
+  });
+
+  it('negative: a program that picks text (the title) still carries it', () => {
+    expect(scanWith(RULE, workflow('[.[] | select(.head.ref == $ENV.RUN_HEAD_BRANCH) | .title]')).map((f) => f.severity)).not.toEqual([]);
+  });
+});
