@@ -839,6 +839,10 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     const atom = comparison(expr.left, expr.right, context) ?? comparison(expr.right, expr.left, context);
     if (atom === null) return none;
     if (expr.operator.lexeme === '==') return atom;
+    // `github.event_name != 'pull_request_target'` never holds on that event (and always holds on another, where the
+    // `==` was impossible): the way through it is not a way to run on this occasion.
+    if (context.event !== undefined && atom.fact === `event:${context.event}`) return { guard: null, fact: IMPOSSIBLE };
+    if (atom.fact === IMPOSSIBLE) return none;
     // `!=` negates the fact and keeps no guard (`full_name != github.repository` selects forks).
     return { guard: null, fact: atom.fact === null ? null : atom.fact.startsWith('!') ? atom.fact.slice(1) : `!${atom.fact}` };
   }

@@ -92,7 +92,8 @@ export function holdsText(claim: Claim): string {
 }
 
 export function whoText(reach: Reach): string {
-  const gates = reach.gates.length > 0 ? ` (${reach.gates.join(' / ')})` : '';
+  // A condition written over several lines (a `>` block) is quoted on one.
+  const gates = reach.gates.length > 0 ? ` (${reach.gates.map((g) => g.replace(/\s*\n\s*/g, ' ')).join(' / ')})` : '';
   switch (reach.level) {
     case 'anyone':
       if (reach.pickedOn !== undefined) return `a \`${reach.pickedOn}\` run reaches it with no approval and picks whatever run is there: anyone with a GitHub account only has to get their pull request's run picked`;

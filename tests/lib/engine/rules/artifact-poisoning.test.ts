@@ -2153,7 +2153,9 @@ describe(`${RULE}: a workflow that downloads the artifacts of its own last run`,
     expect(scanWith(RULE, own('- run: echo updated', '\n      pull_request:')).map((f) => f.severity)).toEqual(['HIGH']);
     const checkout = own('- run: gh pr checkout ${{ github.event.issue.number }} && make brain');
     const [found] = scanWith(RULE, checkout);
-    expect(found?.severity).toBe('HIGH');
+    // On `issue_comment`, `github.event_name != 'issue_comment'` never holds: only the owner's comment checks a pull
+    // request out, so what the later runs take in was approved (MEDIUM, as in the test below).
+    expect(found?.severity).toBe('MEDIUM');
     // Its own runs, not a fork's: what gets in is what a run that takes in a pull request uploads.
     expect(found?.description).toContain('the job picks a run of `Brain` (this workflow), whose job `run` uploads after it checks out a pull request');
     expect(found?.description).not.toContain("a fork's pull request run can be the one picked");

@@ -2554,3 +2554,37 @@ describe(`${RULE}: a comment command whose script lets only listed people set th
     expect(scanWith(RULE, workflow('// no check')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a label gate behind \`github.event_name != 'pull_request_target' ||\``, () => {
+  const workflow = (condition: string) => yaml`
+    on:
+      pull_request_target:
+        types: [opened, synchronize]
+      push:
+        branches: [main]
+    jobs:
+      build:
+        runs-on: ubuntu-latest
+        if: >
+          ${condition}
+        permissions:
+          packages: write
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+          - run: go generate ./...
+  `;
+
+  it('reads the label as the gate on pull_request_target (the other branch is for pushes), quoted on one line', () => {
+    const found = scanWith(RULE, workflow("github.event_name != 'pull_request_target' || (\n          contains(github.event.pull_request.labels.*.name, 'trust')\n          )"));
+    expect(found.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(found[0]?.description).toContain('once a maintainer has labelled their pull request');
+    expect(found[0]?.description).toContain("(`github.event_name != 'pull_request_target' || ( contains(github.event.pull_request.labels.*.name, 'trust') )`)");
+  });
+
+  it("negative: a push-only branch alone keeps the job from pull_request_target; `!= 'push'` lets anyone through", () => {
+    expect(scanWith(RULE, workflow("github.event_name != 'pull_request_target'"))).toEqual([]);
+    expect(scanWith(RULE, workflow("github.event_name != 'push'"))[0]?.description).toContain('anyone with a GitHub account can start it');
+  });
+});
