@@ -550,17 +550,20 @@ describe('personal-access-token: a reusable workflow\'s secret its callers fill 
     expect(unpinned?.description).not.toContain('secret `token`');
   });
 
+  /** One step of `uses` given `entry` under `key` (`env` or `with`). */
+  const serviceStep = (key: 'env' | 'with', entry: string, uses = 'crowdin/github-action@v2') => yaml`
+    on: push
+    jobs:
+      sync:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: ${uses}
+            ${key}:
+              ${entry}
+  `;
+
   it("does not take a service's own token handed to that service's action for a GitHub one (its first word names the action's owner)", () => {
-    const workflow = (env: string) => yaml`
-      on: push
-      jobs:
-        sync:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: crowdin/github-action@v2
-              env:
-                ${env}
-    `;
+    const workflow = (env: string) => serviceStep('env', env);
     expect(scanWith(RULE, workflow('CROWDIN_PERSONAL_TOKEN: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}'))).toEqual([]);
     // Where a GitHub token goes it is one, whatever its name; another name is GitHub's as before.
     expect(scanWith(RULE, workflow('GITHUB_TOKEN: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}')).map((f) => f.rule_id)).toEqual([RULE]);
@@ -568,29 +571,11 @@ describe('personal-access-token: a reusable workflow\'s secret its callers fill 
   });
 
   it("does not take a service's token given to its own action's `token:` input for a GitHub one; `github-token:` there is GitHub's", () => {
-    const workflow = (input: string) => yaml`
-      on: push
-      jobs:
-        sync:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: crowdin/github-action@v2
-              with:
-                ${input}
-    `;
+    const workflow = (input: string) => serviceStep('with', input);
     expect(scanWith(RULE, workflow('token: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}'))).toEqual([]);
     expect(scanWith(RULE, workflow('github-token: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}')).map((f) => f.rule_id)).toEqual([RULE]);
     // Another action's `token:` still takes it for a GitHub token.
-    expect(scanWith(RULE, yaml`
-      on: push
-      jobs:
-        sync:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: peter-evans/create-pull-request@v7
-              with:
-                token: \${{ secrets.CROWDIN_PERSONAL_TOKEN }}
-    `).map((f) => f.rule_id)).toEqual([RULE]);
+    expect(scanWith(RULE, serviceStep('with', 'token: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}', 'peter-evans/create-pull-request@v7')).map((f) => f.rule_id)).toEqual([RULE]);
   });
 });
 
