@@ -320,7 +320,10 @@ function fromProducerScript(producer: Step, text: string, ranges: readonly (read
   // pull request, it is that content, whatever the file is called (`head_sha`).
   const readsDownload = readsFile(text) && artifactBefore(producer, triggers) !== null;
   if (readsDownload && !SHELL_PR_API.test(text)) return `artifact content read by step ${label}`;
-  if (PR_LOOKUP.test(text)) return `${lookupText(branchOnlyLookup(text))} by step ${label}`;
+  // The script's own text looks a pull request up; a `${{ github.event.pull_request.head.sha }}` it writes is the
+  // event's value, read below through its expression (the commit the event names, not one read when the job runs).
+  const own = text.includes('${{') ? text.replace(/\$\{\{[^}]{0,400}\}\}/g, '') : text;
+  if (PR_LOOKUP.test(own)) return `${lookupText(branchOnlyLookup(own))} by step ${label}`;
   if (readsDownload) return `artifact content read by step ${label}`;
   if (producer.run === undefined) return null;
   const exprs = flatMap(expressionsOf(scope.workflow.file, producer.run), (o) => (o.expr !== null && (ranges === null || ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : []));
@@ -526,7 +529,11 @@ export interface UntrustedCheckout {
 
 /** True when what the checkout runs is the commit a maintainer approved: pinned by the event, or the race closed by a check. */
 export function pinsApprovedCode(checkout: Pick<UntrustedCheckout, 'evidence' | 'raceClosedBy'>): boolean {
-  return IMMUTABLE.has(checkout.evidence) || checkout.raceClosedBy !== undefined;
+  if (IMMUTABLE.has(checkout.evidence) || checkout.raceClosedBy !== undefined) return true;
+  // Through outputs that carry it as it is (`commit-ref=${{ github.event.client_payload.pull_request.head.sha }}`): the
+  // chain ends at the event's commit.
+  const last = checkout.evidence.lastIndexOf(' <- ');
+  return last !== -1 && IMMUTABLE.has(`\`${checkout.evidence.slice(last + 4).replace(/`/g, '').trim()}\``);
 }
 
 /** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
@@ -614,7 +621,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     // its own head (the event's head SHA is the pushed commit), the race of any approval between the maintainer's
     // act and the code the run takes (the run model's `labelRace`, named in the description); pinning the event's
     // head still binds each run to the commit its event names.
-    const pinned = closed !== null || found.every((c) => IMMUTABLE.has(c.evidence));
+    const pinned = closed !== null || found.every((c) => pinsApprovedCode(c));
     const hidden: { hiddenBy?: 'trusted-author' | 'approved-commit' } = trusted ? { hiddenBy: 'trusted-author' } : knownApproval && pinned ? { hiddenBy: 'approved-commit' } : {};
     const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};

@@ -2588,3 +2588,51 @@ describe(`${RULE}: a label gate behind \`github.event_name != 'pull_request_targ
     expect(scanWith(RULE, workflow("github.event_name != 'push'"))[0]?.description).toContain('anyone with a GitHub account can start it');
   });
 });
+
+describe(`${RULE}: the approved commit handed on through a job output`, () => {
+  const e2e = (write: string) => ({
+    path: '.github/workflows/e2e.yml',
+    text: yaml`
+      on:
+        repository_dispatch:
+          types: [test-command]
+      jobs:
+        configure:
+          runs-on: ubuntu-latest
+          outputs:
+            commit-ref: \${{ steps.configure.outputs.commit-ref }}
+          steps:
+            - id: configure
+              env:
+                GH_TOKEN: \${{ secrets.CI_TOKEN }}
+              run: |
+                ${write}
+        test:
+          needs: configure
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ needs.configure.outputs.commit-ref }}
+            - run: make unit
+              env:
+                CI_TOKEN: \${{ secrets.CI_TOKEN }}
+    `,
+  });
+  const dispatcher = {
+    path: '.github/workflows/slash.yml',
+    text: 'on:\n  issue_comment:\n    types: [created]\njobs:\n  dispatch:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: peter-evans/slash-command-dispatch@v4\n        with:\n          token: ${{ secrets.CI_TOKEN }}\n          commands: test\n          issue-type: pull-request\n          permission: write\n',
+  };
+
+  it("is LOW when the output is the dispatch payload's head SHA as it is: the commit the collaborator's command named runs", () => {
+    const found = scanWith(RULE, [e2e('echo "commit-ref=${{ github.event.client_payload.pull_request.head.sha }}" >> "$GITHUB_OUTPUT"'), dispatcher]);
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('the approval applies to the commit the event names');
+  });
+
+  it('negative: a head looked up when the job runs is the race of the approval (MEDIUM)', () => {
+    const found = scanWith(RULE, [e2e('echo "commit-ref=$(gh pr view ${{ github.event.client_payload.pull_request.number }} --json headRefOid --jq .headRefOid)" >> "$GITHUB_OUTPUT"'), dispatcher]);
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found[0]?.description).toContain('commits pushed after the approval run');
+  });
+});
