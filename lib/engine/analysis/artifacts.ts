@@ -635,10 +635,15 @@ function scriptFeeds(download: ForeignDownload): string[] {
   const sources = feedingLines(script, [line]);
   const texts = [linesText(script, sources.ranges)];
   for (const name of sources.variables) {
-    const bound = [step.env, step.job?.env, step.job?.workflow.env].map((m) => m?.pairs.find((p) => keyText(p.key) === name)?.value).find((v) => v !== undefined);
+    const bound = boundEnv(step, name);
     if (bound?.kind === 'scalar') texts.push(String(bound.value ?? ''));
   }
   return texts;
+}
+
+/** The value the nearest `env:` (the step's, its job's, its workflow's) binds to `name`, or undefined. */
+function boundEnv(step: Step, name: string): YNode | undefined {
+  return [step.env, step.job?.env, step.job?.workflow.env].map((m) => m?.pairs.find((p) => keyText(p.key) === name)?.value).find((v) => v !== undefined);
 }
 
 /** How the run of a download is chosen (see `RunChoice`). */
@@ -927,7 +932,7 @@ function runSources(download: ForeignDownload): string[] {
     // such an output, or one an earlier step of the job wrote to `$GITHUB_ENV` (`echo "RUN_ID=$(gh run list ...)"`).
     const texts = [own, ...producedTexts(step, own)];
     for (const name of sources.variables) {
-      const bound = [step.env, step.job?.env, step.job?.workflow.env].map((m) => m?.pairs.find((p) => keyText(p.key) === name)?.value).find((v) => v !== undefined);
+      const bound = boundEnv(step, name);
       if (bound !== undefined) {
         texts.push(...producedTexts(step, bound.kind === 'scalar' ? String(bound.value ?? '') : ''));
         continue;

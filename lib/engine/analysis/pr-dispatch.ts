@@ -370,9 +370,6 @@ const WORKFLOW_INPUT: Record<string, string> = {
 const OUTSIDER_TEXT =
   /\b(?:github\.event|context\.payload)\.(?:comment\.body|issue\.(?:title|body)|discussion\.(?:title|body)|review\.body|pull_request\.(?:title|body|head\.ref|head\.label)|head_commit\.message)\b|\bgithub\.head_ref\b/;
 
-/** Permissions of `peter-evans/slash-command-dispatch` that let users without write access run a command. */
-/** The dispatcher's permissions that let anyone run a command (dispatch-gate.ts `OPEN_PERMISSIONS`: not `triage`, a granted role). */
-const OPEN_COMMAND_PERMISSIONS = OPEN_PERMISSIONS;
 
 /** `gh workflow run <workflow>` with no other repository, and the REST paths of both dispatches. */
 const GH_WORKFLOW_RUN = /\bgh\s+workflow\s+run\b([^\n;&|]*)/;
@@ -415,7 +412,7 @@ export function selfDispatches(job: Job, names: OwnNames, options: { everyComman
         // A per-command permission in a JSON `config` may open one command: count the most open one.
         const perCommand = config === null ? [] : [...config.matchAll(/"permission"\s*:\s*"(\w+)"|"command"\s*:\s*"([\w-]+)"/g)];
         const configCommands = perCommand.flatMap((m) => (m[2] === undefined ? [] : [m[2]]));
-        const open = [permission, ...perCommand.flatMap((m) => (m[1] === undefined ? [] : [m[1].toLowerCase()]))].find((p) => OPEN_COMMAND_PERMISSIONS.has(p)) ?? (options.everyCommand === true ? permission : undefined);
+        const open = [permission, ...perCommand.flatMap((m) => (m[1] === undefined ? [] : [m[1].toLowerCase()]))].find((p) => OPEN_PERMISSIONS.has(p)) ?? (options.everyCommand === true ? permission : undefined);
         if (open === undefined) continue;
         const suffix = getText(step.with, 'event-type-suffix') ?? '-command';
         const command = [...commands, ...configCommands][0];

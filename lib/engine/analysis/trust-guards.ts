@@ -670,9 +670,9 @@ function failsOnForeignHead(job: Job, step: Step, condition: string): boolean {
   if (path === null || path.length !== 4 || path[0] !== 'steps' || path[2] !== 'outputs' || path[3] !== 'result') return false;
   const producer = job.steps.find((p) => p.index < step.index && p.id?.toLowerCase() === path[1]?.toLowerCase());
   if (producer?.usesRef?.kind !== 'repository' || producer.usesRef.slug !== 'actions/github-script') return false;
-  const returned = githubScriptReturn(getText(producer.with, 'script') ?? '');
-  if (returned === null || returned.values.length === 0) return false;
   const source = getText(producer.with, 'script') ?? '';
+  const returned = githubScriptReturn(source);
+  if (returned === null || returned.values.length === 0) return false;
   return returned.values.every((v) => {
     if (HEAD_REPOSITORY_VALUE.test(v)) return true;
     const name = /^\s*([A-Za-z_$][\w$]*)\s*$/.exec(v)?.[1];

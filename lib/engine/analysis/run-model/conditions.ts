@@ -516,7 +516,8 @@ function compileCall(expr: FunctionCall): ValueFn {
     case 'format': {
       // `format('{0}', x)`: x as a string (an action's input is always one). Other patterns are not read.
       const [pattern, arg] = expr.args;
-      if (expr.args.length !== 2 || !(pattern instanceof Literal) || literal(pattern).k !== 'str' || (literal(pattern) as { v: string }).v !== '{0}' || arg === undefined) return unknownValue;
+      const written = pattern instanceof Literal ? literal(pattern) : UNKNOWN;
+      if (expr.args.length !== 2 || written.k !== 'str' || written.v !== '{0}' || arg === undefined) return unknownValue;
       const argument = compileValue(arg);
       return (env) => {
         const value = argument(env);
