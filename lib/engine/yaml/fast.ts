@@ -1049,9 +1049,13 @@ class FlowParser {
           if (item.kind !== 'scalar' || text[this.position + 1] !== ' ') bail();
           this.position++;
           this.#spaces();
+          const valueStart = this.position;
           const value = this.#value(depth);
           this.#shared.add(1);
-          items.push({ kind: 'map', start: item.start, end: value.end, pairs: [{ key: item, value }] });
+          // The pair ends where its value's text ends: for an alias, at the end of its name, not where
+          // the anchored node it stands for ends (as the `yaml` library positions it).
+          const end = text[valueStart] === '*' ? nameEnd(text, valueStart + 1) : value.end;
+          items.push({ kind: 'map', start: item.start, end, pairs: [{ key: item, value }] });
         } else {
           items.push(item);
         }

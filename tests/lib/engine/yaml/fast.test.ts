@@ -224,6 +224,15 @@ describe('fast YAML path', () => {
     expect(result.ok ? 'ok' : result.problem.message).toBe(`aliases expand the document beyond ${MAX_EXPANDED_NODES} nodes`);
   });
 
+  it('ends a one-pair flow mapping whose value is an alias at the alias, not at the node it names', () => {
+    // Found by the generated-documents property: the pair took the end of the anchored node (offset 12).
+    for (const text of ['- &a\n   a: a \n- a: [k: *a]', '- &a\n   a: a \n- a: [k: *a , b]', 'x: &a [1]\ny: [k: *a]\n']) {
+      expect(parseYamlFast(text), JSON.stringify(text)).toBeDefined();
+      expect(agrees(text)).toBe(true);
+    }
+    expect(parseYamlFast('- &a\n   a: a \n- a: [k: *a]')).toMatchObject({ items: [{}, { pairs: [{ value: { items: [{ start: 20, end: 25 }] } }] }] });
+  });
+
   it('positions an empty value where the yaml library does', () => {
     const text = 'on:\n  workflow_dispatch:   # manual\n  push:\njobs: {}\n';
     expect(agrees(text)).toBe(true);
