@@ -252,7 +252,9 @@ const CACHE_ACTIONS: Record<string, CacheAction> = {
   'oven-sh/setup-bun': { caches: optOut('no-cache') },
   'determinatesystems/magic-nix-cache-action': { caches: onByDefault('use-gha-cache') },
   'nix-community/cache-nix-action': { caches: () => ({ how: 'caches the Nix store' }) },
-  'jdx/mise-action': { caches: onByDefault('cache') },
+  // `cache` (default true) reads and writes, `cache_save: false` only reads (jdx/mise-action's action.yml: "if false,
+  // action will not write to cache").
+  'jdx/mise-action': { caches: onByDefault('cache'), saves: (i) => !falsy(i.text('cache_save')) },
   'ramsey/composer-install': { caches: optOut('ignore-cache') },
   'awalsh128/cache-apt-pkgs-action': { caches: () => ({ how: 'caches apt packages' }) },
   'docker/setup-buildx-action': { caches: setupBuildx },

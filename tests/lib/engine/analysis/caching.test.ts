@@ -97,3 +97,13 @@ describe('restoreReadsSave: whether a job writes, in the normal course, the entr
     expect(restoreKeyLines(node as CacheUse)).toEqual([]);
   });
 });
+
+describe("jdx/mise-action's cache switches (its action.yml: `cache` reads and writes, `cache_save: false` only reads)", () => {
+  it('saves by default and with `cache_save: true`; restores only with `cache_save: false`; nothing with `cache: false`', () => {
+    const [plain, saving, readOnly, off] = uses(['jdx/mise-action@v3', 'install: true'], ['jdx/mise-action@v3', 'cache_save: true'], ['jdx/mise-action@v3', 'cache_save: false'], ['jdx/mise-action@v3', 'cache: false']);
+    expect([plain?.restores, plain?.saves]).toEqual([true, true]);
+    expect([saving?.restores, saving?.saves]).toEqual([true, true]);
+    expect([readOnly?.restores, readOnly?.saves]).toEqual([true, false]);
+    expect(off).toBeNull();
+  });
+});
