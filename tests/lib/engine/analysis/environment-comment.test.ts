@@ -46,6 +46,50 @@ ${environment}
     expect(quoted.map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
+  /** The same workflow with comment lines at its head (`header`) or inside `on:` (`inOn`), and a second job. */
+  const commented = (header: string, inOn = '', environment = 'external') => yaml`
+    name: integration
+${header}
+    on:
+${inOn}
+      pull_request_target:
+    jobs:
+      integration:
+        runs-on: ubuntu-latest
+        environment: ${environment}
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+          - run: npm ci && npm test
+            env:
+              API_KEY: \${{ secrets.API_KEY }}
+      other:
+        # Reviewers approve the deploy environment before it runs.
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo hi
+  `;
+
+  it("takes a comment block before the jobs that names environments or the job, in the header or inside `on:`", () => {
+    for (const [header, inOn] of [
+      ['    # We use environments to require approval to run integration tests on PRs, but not on pushes to\n    # `main` (already approved through required pull requests).', ''],
+      ['', '      # Runs for fork pull requests too. Every job depends on the integration job, which requires\n      # manually approving the workflow run for external PRs.'],
+    ] as const) {
+      const findings = scanWith('untrusted-checkout', commented(header, inOn));
+      expect(findings.map((f) => f.severity), header + inOn).toEqual(['LOW']);
+      expect(findings[0]?.description).toContain("whose manual approval rests on the workflow's own comment");
+    }
+  });
+
+  it("takes no header that names neither environments nor the job, that negates, or a comment inside another job", () => {
+    for (const header of ['    # Maintainers approve pull requests before merging.', '    # Environments here need no approval: they only scope secrets.', '    # The build job requires approval from a reviewer.']) {
+      expect(scanWith('untrusted-checkout', commented(header)).map((f) => f.severity), header).toEqual(['MEDIUM']);
+    }
+    // The other job's comment (inside it) says its environment is reviewed: not this job's.
+    expect(scanWith('untrusted-checkout', commented('')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
   it('reads comments outside quoted strings only', () => {
     expect(lineComment('  environment: prod # approve first')).toBe('approve first');
     expect(lineComment('  url: "https://x.test/#approve"')).toBeNull();
