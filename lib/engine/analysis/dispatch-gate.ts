@@ -61,7 +61,7 @@ export function dispatchGate(workflow: Workflow, repository: RepositoryModel): D
       const type = dispatchedType(step, slug);
       if (type === undefined || !accepts(type)) continue;
       const outsiders = source.triggers.some((t) => EXTERNAL_TRIGGERS.has(t.name));
-      const approved = everyPathGuarded(stepTrust(step), (g) => g.kind !== 'bypassable-label');
+      const approved = everyPathGuarded(stepTrust(step), (g) => g.kind !== 'bypassable-label' && g.kind !== 'unread-check');
       if (outsiders && !approved) open ??= `${source.file.path}, which sends the event on \`${source.triggers.find((t) => EXTERNAL_TRIGGERS.has(t.name))?.name ?? ''}\` with no maintainer's approval in the way`;
       else gated ??= `${source.file.path}, which sends the event only after a collaborator acts`;
     }

@@ -122,6 +122,11 @@ export function permissionAction(step: Step): PermissionAction | null {
   return found === null || found.checksActor === undefined || found.checksActor(step) ? found : null;
 }
 
+/** True when the step runs one of the permission actions this module knows, whatever account it is given to check. */
+export function knownPermissionAction(step: Step): boolean {
+  return step.usesRef?.kind === 'repository' && BY_SLUG.has(step.usesRef.slug.toLowerCase());
+}
+
 /** True when the step has `continue-on-error` set to anything but a literal false. */
 export function continuesOnError(step: Step): boolean {
   const pair = step.node.pairs.find((p) => p.key.value === 'continue-on-error');

@@ -99,9 +99,9 @@ export function outsiderInput(context: { repository: RepositoryModel; taint: Tai
   return null;
 }
 
-/** True when every way the step runs passes a guard outsiders cannot pass (an environment only with known reviewers). */
+/** True when every way the step runs passes a guard outsiders cannot pass (an environment only with known reviewers; no check the scan cannot read). */
 export function gated(step: Step): boolean {
-  return everyPathGuarded(stepTrust(step), (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
+  return everyPathGuarded(stepTrust(step), (g) => g.kind !== 'bypassable-label' && g.kind !== 'unread-check' && (g.kind !== 'environment' || g.reviewed === true));
 }
 
 /** Actions that never write with the job's token (they read with it at most: fetch code, download tools). */

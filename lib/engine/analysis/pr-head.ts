@@ -537,7 +537,7 @@ export function pinsApprovedCode(checkout: Pick<UntrustedCheckout, 'evidence' | 
 }
 
 /** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
-const APPROVALS: ReadonlySet<TrustGuardKind> = new Set(['commenter', 'label', 'environment']);
+const APPROVALS: ReadonlySet<TrustGuardKind> = new Set(['commenter', 'label', 'environment', 'unread-check']);
 /** Head references fixed by the event itself: what a maintainer approved is what gets checked out. */
 const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`', '`github.event.client_payload.pull_request.head.sha`']);
 
@@ -614,7 +614,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
     // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.
-    const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || environmentApproves(g)));
+    const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'unread-check' && (g.kind !== 'environment' || environmentApproves(g)));
     const closed = approved ? approvalRaceClosedBefore(step) : null;
     const raceClosed = closed === null ? {} : { raceClosedBy: closed };
     // A label the workflow removes each run, on a workflow that also runs on pushes: a push racing the run runs
@@ -626,7 +626,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
     // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
-    const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment');
+    const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment' && g.kind !== 'unread-check');
     const byRef: { sameRepositoryRef?: true } = sameRepositoryOnly && found.length === 1 ? { sameRepositoryRef: true } : {};
     for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, ...raceClosed, ...byRef, trigger: triggerOf(checkout.evidence, triggers) });
   }
@@ -699,9 +699,9 @@ function actionCheckout(caller: Step, repository: RepositoryModel, scope: Scope,
   return null;
 }
 
-/** The environment guard of a job's ways to run, as `environment \`name\``. */
+/** The environment guard (or unread check) of a job's ways to run, as `environment \`name\``. */
 function environmentOf(trust: TrustPaths): string {
-  return trust.flat().find((g) => g.kind === 'environment')?.condition ?? 'an environment';
+  return trust.flat().find((g) => g.kind === 'environment' || g.kind === 'unread-check')?.condition ?? 'an environment';
 }
 
 function triggerOf(evidence: string, triggers: PrHeadTriggers): string {

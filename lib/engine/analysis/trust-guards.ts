@@ -6,7 +6,7 @@ import { asList, get, getText, keyText, scalarText, type YNode } from '../yaml/m
 import { ScanCache } from '../model/scan-cache.js';
 import { labelRemovedEachRun, type LabelRemoval } from './label-removal.js';
 import { environmentApprovalComment } from './environment-comment.js';
-import { actionFailsJob, actionGatesOnlyItself, permissionAction } from './permission-actions.js';
+import { actionFailsJob, actionGatesOnlyItself, knownPermissionAction, permissionAction } from './permission-actions.js';
 import { flatMap } from '../model/arrays.js';
 import { shellBranches } from './shell-branches.js';
 import { githubScriptReturn } from './script-outputs.js';
@@ -39,7 +39,7 @@ import { githubScriptReturn } from './script-outputs.js';
  *   (label-removal.ts) does not stay: it is a `label` approval of one run (`removedBy`), with the race of a push
  *   between the label and its removal where the workflow also runs on pushes (`pushRace`).
  */
-export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment' | 'bypassable-label';
+export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment' | 'bypassable-label' | 'unread-check';
 
 export interface TrustGuard {
   kind: TrustGuardKind;
@@ -92,7 +92,11 @@ export interface TrustGuard {
   onlyOn?: readonly string[];
   /** The guard holds only on occasions whose activity is none of these (an `if:` on outputs set only when checking). */
   notOn?: readonly string[];
-  /** For a permission action that fails its step: the action (`owner/repo`) and the step that runs it, for messages. */
+  /**
+   * For a permission action that fails its step: the action (`owner/repo`) and the step that runs it, for messages.
+   * For an `unread-check`: the other repository's action or reusable workflow whose answer stands in the way, and
+   * the step (or the needed job, `job \`x\``) that runs it.
+   */
   check?: { action: string; step: string };
 }
 
@@ -192,6 +196,8 @@ interface Atom {
   actor?: true;
   onlyOn?: readonly string[];
   notOn?: readonly string[];
+  /** For an `unread-check` guard: the action and step whose answer the condition reads (see TrustGuard). */
+  check?: { action: string; step: string };
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -411,7 +417,8 @@ function unique(values: readonly string[]): string[] {
 
 /** A step that fails the job for some runs, and what it leaves standing for the steps after it. */
 interface FailingCheck {
-  step: Step;
+  /** The step that fails the job; undefined for a job that calls another repository's reusable workflow. */
+  step?: Step;
   guard: TrustGuard;
   /** The events the check stands on (its step's `if:` names them: `github.event_name == 'pull_request'`); all when absent. */
   events?: ReadonlySet<string>;
@@ -640,8 +647,58 @@ function failingChecks(job: Job): FailingCheck[] {
       }
     }
   }
+  const unread = unreadCallCheck(job);
+  if (unread !== null) found.push({ guard: unread });
   checks.set(job, found);
   return found;
+}
+
+/**
+ * Words in a job's id or name, or in a called workflow's file name, that say the job decides who may go on
+ * (`check-run`, `verify-actor`, `authorize`, `permission-check`, `membership`, `gate` ...).
+ */
+const CHECKING_NAME = /(?:^|[^a-z])(?:check|verify|validate|permissions?|authori[sz]|auth|access|approv|gate|guard|trust|allow|member|collaborator|maintainer)/i;
+
+/**
+ * A job that calls a reusable workflow of another repository, which the scan does not read, and whose name says it
+ * checks who may go on (bitwarden's `check-run: uses: bitwarden/gh-actions/.github/workflows/check-run.yml@main`,
+ * which fails for users without write access): the jobs that need it run only if it succeeds, so it may keep
+ * outsiders out, and nothing here can show whether it does. An `unread-check` guard: an approval of unknown
+ * strength, named, never a hidden finding. Null for any other job.
+ */
+function unreadCallCheck(job: Job): TrustGuard | null {
+  const ref = job.usesRef;
+  if (ref?.kind !== 'repository' || !ref.isWorkflow || job.called !== undefined) return null;
+  const file = ref.path.split('/').pop() ?? '';
+  const name = typeof job.name === 'string' ? job.name : '';
+  if (!CHECKING_NAME.test(job.id) && !CHECKING_NAME.test(name) && !CHECKING_NAME.test(file)) return null;
+  const uses = `${ref.owner}/${ref.repo}/${ref.path}@${ref.ref}`;
+  return {
+    kind: 'unread-check',
+    condition: `needed job \`${job.id}\`, which calls \`${uses}\`, another repository's reusable workflow that the scan does not read`,
+    check: { action: uses, step: `job \`${job.id}\`` },
+  };
+}
+
+/**
+ * An expression that is the login of whoever caused the run, or of the comment's or review's author
+ * (`${{ github.triggering_actor }}`): an answer about another account (the issue's author under a comment) vouches
+ * for nobody who starts the run, as with the permission actions.
+ */
+const LOGIN_VALUE = /^\s*\$\{\{\s*github\.(?:actor|triggering_actor|event\.sender\.login|event\.(?:comment|review)\.user\.login)\s*\}\}\s*$/i;
+
+/** Actions that run a script the step writes: their answer is the script's, read as such (`PERMISSION_CHECK`). */
+const SCRIPT_ACTIONS: ReadonlySet<string> = new Set(['actions/github-script']);
+
+/**
+ * A step that runs another repository's action (one permission-actions.ts does not know, not a script action) and
+ * hands it the login of whoever caused the run (`member-name: ${{ github.triggering_actor }}`): its answer is one
+ * about that account (a membership, a permission) that the scan cannot read.
+ */
+function unreadAccountCheck(step: Step): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository' || ref.isWorkflow || SCRIPT_ACTIONS.has(ref.slug) || knownPermissionAction(step)) return false;
+  return step.with?.kind === 'map' && step.with.pairs.some((p) => p.value?.kind === 'scalar' && typeof p.value.value === 'string' && LOGIN_VALUE.test(p.value.value));
 }
 
 /** A github-script expression that is the pull request head's repository name (`pull.data.head?.repo?.full_name`). */
@@ -749,7 +806,7 @@ function withAuthorization(paths: TrustPaths, job: Job, before: number, event?: 
   // workflow brings pull requests only through those events.
   const on = (c: FailingCheck): boolean =>
     c.events === undefined || (event !== undefined ? c.events.has(event) : job.workflow.triggers.every((t) => !PULL_REQUEST_TRIGGERS.has(t.name) || c.events!.has(t.name)));
-  const guards = failingChecks(job).filter((c) => c.step.job !== job || c.step.index < before).filter(on).map((c) => c.guard);
+  const guards = failingChecks(job).filter((c) => c.step === undefined || c.step.job !== job || c.step.index < before).filter(on).map((c) => c.guard);
   if (guards.length === 0) return paths;
   return paths.map((path) => [...path, ...guards]);
 }
@@ -784,6 +841,7 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
   if (atom.actor === true) guard.actor = true;
   if (atom.onlyOn !== undefined) guard.onlyOn = atom.onlyOn;
   if (atom.notOn !== undefined) guard.notOn = atom.notOn;
+  if (atom.check !== undefined) guard.check = atom.check;
   return guard;
 }
 
@@ -829,6 +887,8 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   const tested = decodedTest ? dotted(expr.args[0] as Expr) : dotted(expr);
   const truth: OutputTest = decodedTest ? { decoded: true } : {};
   if (tested !== null && permissionOutput(tested, context, truth)) return permissionAtom(tested, context, truth);
+  const unreadTested = tested === null ? null : unreadAtom(tested, context, truth);
+  if (unreadTested !== null) return unreadTested;
   // `if: github.event.pull_request.merged`: only someone with write access merges, and what runs is what they merged.
   if (dotted(expr) === MERGED) return { guard: 'maintainer-event', fact: 'merged' };
   if (expr instanceof Unary && expr.operator.lexeme === '!') {
@@ -897,11 +957,15 @@ function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | nu
   const decoded = subject instanceof FunctionCall && functionName(subject) === 'fromjson' && subject.args.length === 1 ? dotted(subject.args[0] as Expr) : null;
   const decodedTest: OutputTest | null = other instanceof Literal ? { decoded: true, value: other.literal.coerceString() } : null;
   if (decoded !== null && decodedTest !== null && permissionOutput(decoded, context, decodedTest)) return permissionAtom(decoded, context, decodedTest);
+  const unreadDecoded = decoded !== null && decodedTest !== null ? unreadAtom(decoded, context, decodedTest) : null;
+  if (unreadDecoded !== null) return unreadDecoded;
   const path = dotted(subject);
   if (path === null) return null;
   const otherPath = dotted(other);
   const literal = other instanceof Literal ? other.literal.coerceString() : undefined;
   if (literal !== undefined && permissionOutput(path, context, { value: literal })) return permissionAtom(path, context, { value: literal });
+  const unread = literal === undefined ? null : unreadAtom(path, context, { value: literal });
+  if (unread !== null) return unread;
   if (path === MERGED && (literal === 'true' || literal === 'false')) return literal === 'true' ? { guard: 'maintainer-event', fact: 'merged' } : { guard: null, fact: '!merged' };
   if (literal !== undefined && branchRefOnPullRequest(subject, other, context)) return { guard: null, fact: IMPOSSIBLE };
   if (path === 'github.event_name' && literal !== undefined && context.event !== undefined && literal !== context.event) return { guard: null, fact: IMPOSSIBLE };
@@ -992,6 +1056,33 @@ function permissionAtom(path: string, context: AtomContext, test: OutputTest): A
     else atom.onlyOn = checksOn;
   }
   return atom;
+}
+
+/**
+ * The `unread-check` atom of `steps.<id>.outputs.<x>` / `needs.<job>.outputs.<x>` when every step that produces it
+ * runs another repository's action handed the login of whoever caused the run (`unreadAccountCheck`), and the
+ * condition requires an answer that grants (`== 'true'`, `fromJSON(...)`): hazelcast's `needs.check_for_membership
+ * .outputs.check-result == 'true'` after `hazelcast/hazelcast-tpm/membership@main`. A test for truth alone is none:
+ * an answer of `false` is a non-empty string, which passes it. Null otherwise.
+ */
+function unreadAtom(path: string, context: AtomContext, test: OutputTest): Atom | null {
+  const [head, id, outputs, name] = path.split('.');
+  if (id === undefined || outputs !== 'outputs' || name === undefined) return null;
+  const granting = test.decoded === true ? test.value === undefined || test.value.toLowerCase() === 'true' : test.value !== undefined && !DENYING_VALUES.has(test.value.trim().toLowerCase());
+  if (!granting) return null;
+  let steps: readonly Step[] = [];
+  if (head === 'steps') steps = (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id);
+  else if (head === 'needs') {
+    const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
+    const text = jobOutputText(needed, name);
+    const read = text === null ? [] : [...text.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].map((m) => (m[1] as string).toLowerCase());
+    steps = (needed?.steps ?? []).filter((s) => typeof s.id === 'string' && read.includes(s.id.toLowerCase()));
+  }
+  const first = steps[0];
+  if (first === undefined || !steps.every(unreadAccountCheck) || first.usesRef?.kind !== 'repository') return null;
+  const ref = first.usesRef;
+  const action = `${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}@${ref.ref}`;
+  return { guard: 'unread-check', fact: null, check: { action, step: first.name ?? first.id ?? String(first.index + 1) } };
 }
 
 /** The value of a job's output `name` (lower-cased) as written (`${{ steps.check.outputs.ok }}`), or null. */

@@ -5,8 +5,10 @@
  *   `pull_request_target`, an issue or comment, a `workflow_run` after a pull request's run);
  * - `sticky-label`: a label a maintainer put on a pull request, checked on a workflow that also runs on new
  *   commits: after one approval, every later push runs unreviewed;
- * - `unreviewed-environment`: an `environment:` whose required reviewers the workflow cannot show (no settings
- *   snapshot, and no comment of the workflow that says it needs an approval): an approval of unknown strength;
+ * - `unreviewed-environment`: an approval of unknown strength: an `environment:` whose required reviewers the
+ *   workflow cannot show (no settings snapshot, and no comment of the workflow that says it needs an approval), or
+ *   a check the scan cannot read (`unreadCheck`: another repository's action answering about the actor, or its
+ *   reusable workflow in a job that must succeed first);
  * - `approval`: a maintainer approves each run as it is (a label on a `labeled`-only run, a label the workflow
  *   removes in every run, a member's comment or permission check, an environment with required reviewers or one
  *   the workflow's own comment says needs an approval, a maintainer's act such as assigning);
@@ -85,6 +87,11 @@ export interface Reach {
    * only has to be the one it picks.
    */
   pickedOn?: string;
+  /**
+   * For `unreviewed-environment`: what stands in the way is a check the scan cannot read (an `unread-check` guard:
+   * another repository's action or reusable workflow that decides who may go on), not an environment.
+   */
+  unreadCheck?: true;
 }
 
 /** Activity types only people with triage or write access cause (labels, assignments, milestones, locks, merge queue). */
@@ -148,7 +155,7 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
   const removedBy = path.find((g) => g.kind === 'label' && g.removedBy !== undefined)?.removedBy;
   const tighten = (to: ReachLevel, guard: TrustGuard) => {
     if (REACH_ORDER.indexOf(to) > REACH_ORDER.indexOf(level)) level = to;
-    gates.push(guard.kind === 'environment' ? guard.condition : `\`${guard.condition}\``);
+    gates.push(guard.kind === 'environment' ? guard.condition : guard.kind === 'unread-check' ? unreadWords(guard) : `\`${guard.condition}\``);
   };
   for (const guard of path) {
     switch (guard.kind) {
@@ -168,9 +175,13 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
       case 'bypassable-label':
         tighten('sticky-label', guard);
         break;
+      case 'unread-check':
+        tighten('unreviewed-environment', guard);
+        break;
     }
   }
   const found: PathReach = { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
+  if (level === 'unreviewed-environment' && !path.some((g) => g.kind === 'environment' && !environmentApproves(g))) found.unreadCheck = true;
   if (level === 'trusted-author') {
     const same = path.filter((g) => g.kind === 'same-repository');
     if (same.length > 0) found.sameRepository = same.map(conditionWords);
@@ -197,6 +208,15 @@ interface PathReach {
   noGate?: string;
   /** For `trusted-author`: the path keeps forks out (`Reach.sameRepository`): its same-repository conditions, in words. */
   sameRepository?: string[];
+  /** For `unreviewed-environment`: the unknown approval is a check the scan cannot read (`Reach.unreadCheck`). */
+  unreadCheck?: true;
+}
+
+/** An `unread-check` guard in words: whose answer stands in the way, and where. */
+function unreadWords(guard: TrustGuard): string {
+  const check = guard.check;
+  if (check === undefined || check.step.startsWith('job ')) return guard.condition;
+  return `the answer of \`${check.action}\` in step \`${check.step}\`, another repository's action handed the actor's login that the scan does not read, which \`${guard.condition}\` requires`;
 }
 
 /**
@@ -274,6 +294,8 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       else delete best.labelRemoved;
       if (found.labelRace === true) best.labelRace = true;
       else delete best.labelRace;
+      if (found.unreadCheck === true) best.unreadCheck = true;
+      else delete best.unreadCheck;
     }
   }
   if (best.level === 'trusted-author' && sameEverywhere) return { ...best, gates: sameGates, sameRepository: true };
@@ -324,6 +346,7 @@ function throughCaller(job: Job, step: Step | null, theirs: Reach, cache: Map<st
   const approvalMoves = own.approvalMoves || (theirs.approvalMoves === true && own.level === 'approval' && own.gates.length === 0);
   const reach: Reach = { level: own.level, event: own.level === 'collaborator' ? null : theirs.event, gates: [...new Set([...theirs.gates, ...own.gates])], forkPullRequest };
   if (approvalMoves) reach.approvalMoves = true;
+  if (own.level === 'unreviewed-environment' && (own.unreadCheck === true || (theirs.unreadCheck === true && own.gates.length === 0))) reach.unreadCheck = true;
   if (own.level === 'trusted-author' && own.sameRepository !== undefined) Object.assign(reach, { gates: own.sameRepository, sameRepository: true as const });
   return reach;
 }
@@ -551,12 +574,13 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
 
 /** A guard as a description names it: `the condition \`...\``, `environment \`prod\``. */
 function guardText(guard: TrustGuard): string {
+  if (guard.kind === 'unread-check') return unreadWords(guard);
   if (guard.kind !== 'environment') return `the condition \`${guard.condition}\``;
   return guard.reviewed === true ? `the ${guard.condition}, whose required reviewers (per the settings snapshot) approve each run,` : guard.condition;
 }
 
 /** How one way to run (a conjunction of guards) holds an outsider's value back. */
-function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard) => boolean): { level: ReachLevel; gates: string[]; unvouched: boolean; merged?: true } {
+function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard) => boolean): { level: ReachLevel; gates: string[]; unvouched: boolean; merged?: true; unreadCheck?: true } {
   const text = guardText;
   // A merge vouches for the code, not for the text its author wrote: the merge is a maintainer's act that lets
   // that text in (an approval not read as code), unless another guard vouches for it.
@@ -584,6 +608,9 @@ function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard)
       case 'environment':
         tighten(environmentApproves(guard) ? 'approval' : 'unreviewed-environment', guard);
         break;
+      case 'unread-check':
+        tighten('unreviewed-environment', guard);
+        break;
       case 'bypassable-label':
         tighten('sticky-label', guard);
         break;
@@ -593,5 +620,6 @@ function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard)
     }
   }
   const merged = level === 'approval' && path.some((g) => g.merged === true && covers(g));
-  return { level, gates: [...new Set(gates)], unvouched: level === 'approval', ...(merged ? { merged: true as const } : {}) };
+  const unread = level === 'unreviewed-environment' && !path.some((g) => g.kind === 'environment' && !environmentApproves(g));
+  return { level, gates: [...new Set(gates)], unvouched: level === 'approval', ...(merged ? { merged: true as const } : {}), ...(unread ? { unreadCheck: true as const } : {}) };
 }

@@ -101,6 +101,7 @@ export function whoText(reach: Reach): string {
     case 'sticky-label':
       return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` once a maintainer has labelled their pull request${gates}, and every commit they push afterwards runs under that label`;
     case 'unreviewed-environment':
+      if (reach.unreadCheck === true) return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` unless a check the scan cannot read stops them${gates}: it may keep outsiders out, which could not be verified`;
       return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` unless the environment${gates} has required reviewers, which could not be checked without a settings snapshot`;
     case 'approval':
       if (reach.labelRemoved !== undefined) {
