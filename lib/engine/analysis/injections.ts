@@ -482,6 +482,8 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
         taint = stronger(taint, found);
         multiline = stronger(multiline, multilineOf(found));
       }
+      // A file or the commit text of an outsider's checkout read into the value (`grep '^#' CODEOWNERS`).
+      taint = stronger(taint, analyzer.ofCheckoutRead(step, line.text));
       // Text in single quotes is literal (`echo 'NAME<<EOF'` redirects nothing in from a file).
       return { taint, readsFile: readsFile(line.text.includes("'") ? line.text.replace(/'[^']*'/g, "''") : line.text), multiline, command: /\$\(|`/.test(line.text) };
     },

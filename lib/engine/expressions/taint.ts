@@ -7,6 +7,7 @@ import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, scalarText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderDownloadBefore, readsDownloadedFile, readsDownloadIntoOutputs } from '../analysis/artifacts.js';
+import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { describeStep } from '../analysis/describe.js';
 import { logicalLines } from '../shell.js';
 import { contextController, controllerRank, eventController, noEventHasField, outsiderEvents, triggersWithField, type Controller } from './controller.js';
@@ -229,6 +230,8 @@ export class TaintAnalyzer {
   /** The memos of each pinned run (an action's step outputs depend on what its caller passes). */
   readonly #pinned = new Map<Step, { pin: Map<Action, Set<Step>>; outputs: Map<string, Taint | null>; folds: Map<Step, ScriptFold<Taint | null>> }>();
   readonly #triggers = new Map<Workflow, ReadonlySet<string> | null>();
+  /** Per step: what an earlier outsider's checkout of its job holds, as a taint, and where (`#checkoutTaint`). */
+  readonly #checkouts = new Map<Step, { taint: Taint; dir: string } | null>();
 
   constructor(repo: RepositoryModel) {
     this.#repo = repo;
@@ -627,12 +630,15 @@ export class TaintAnalyzer {
     const text = String(run.value);
     const lookup = this.#headBranchLookupTaint(step, text, scope);
     const files = this.#changedFilesLookupTaint(step, text, scope);
+    const checkout = this.#checkoutTaint(step, scope);
     const fold = scriptFold<Taint | null>(text, {
       own: (line, [from, to]) => {
         let taint: Taint | null = null;
         // A file of an outsider's artifact read into the value (`N=$(cat pr/NR)`). A read of the variable it is
         // assigned to after a check (`[[ "$N" =~ ^[0-9]+$ ]] || exit 1`) does not come here (`checked` below).
         if (artifact !== null && readsDownloadedFile(step, line, artifact.download)) taint = artifact.taint;
+        // A file or the commit text of an outsider's checkout read into the value (`grep '^#' CODEOWNERS`, `git log --format=%B`).
+        if (checkout !== null && readsCheckout(line.text, checkout.dir)) taint = stronger(taint, checkout.taint);
         // A pull request's head branch name read from an API answer (`jq -r .head.ref`, `--json headRefName`).
         if (lookup !== null && HEAD_BRANCH_FIELD.test(line.text)) taint = stronger(taint, lookup);
         // The pull request's changed file names read from an API answer (`jq -r '.[].filename'`, `gh pr diff --name-only`).
@@ -680,6 +686,38 @@ export class TaintAnalyzer {
     if (!CHANGED_FILES_FIELD.test(script) || !API_CALL.test(script) || !CHANGED_FILES_CALL.test(script)) return null;
     const taint = withEvents({ level: 'arbitrary', controller: 'external', source: `the pull request's changed file names looked up by ${describeStep(step)}`, via: [] }, this.triggersOf(scope));
     return taint.events === undefined || taint.events.length === 0 ? null : taint;
+  }
+
+  /**
+   * The taint of what an earlier checkout of a pull request's code in the job holds (its files, and the commit
+   * messages and file names of its history), for a step's script reading it: the pull request's author wrote all
+   * of it, and a file's line or a commit message may hold `$(...)`, quotes and backticks. Only a checkout an
+   * outsider reaches (`untrustedCheckouts`: not one restricted to trusted authors, nor the approved commit of a
+   * maintainer's approval), with the directory it lands in (`''`: the workspace itself); null otherwise.
+   */
+  #checkoutTaint(step: Step, scope: TaintScope): { taint: Taint; dir: string } | null {
+    if (this.#checkouts.has(step)) return this.#checkouts.get(step) ?? null;
+    const found = this.#findCheckoutTaint(step, scope);
+    this.#checkouts.set(step, found);
+    return found;
+  }
+
+  /** The taint of what one line of a step's script reads from an outsider's checkout (`#checkoutTaint`), or null. */
+  ofCheckoutRead(step: Step, line: string): Taint | null {
+    const checkout = this.#checkoutTaint(step, stepScope(step));
+    return checkout !== null && readsCheckout(line, checkout.dir) ? checkout.taint : null;
+  }
+
+  #findCheckoutTaint(step: Step, scope: TaintScope): { taint: Taint; dir: string } | null {
+    const job = step.job;
+    if (job === null) return null;
+    const found = untrustedCheckouts(job, this.#repo).find((c) => c.step.index < step.index);
+    if (found === undefined) return null;
+    const path = (found.path !== undefined ? found.path : found.step.run === undefined ? getText(found.step.with, 'path') : null) ?? '';
+    const dir = path.trim().replace(/^\.\/+/, '').replace(/\/+$/, '');
+    if (/[$*?{}\\]/.test(dir)) return null;
+    const taint = withEvents({ level: 'arbitrary', controller: 'external', source: `the pull request head's files and commit messages, checked out by ${describeStep(found.step)}`, via: [] }, this.triggersOf(scope));
+    return taint.events === undefined || taint.events.length === 0 ? null : { taint, dir: dir === '.' ? '' : dir };
   }
 
   /**
@@ -839,6 +877,36 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
 }
 
 /** The taint with the outsider events among `triggers` (none when they are not known). */
+/**
+ * Commands whose output is a file of the checkout or the text of its commits: a file read (`cat`, `grep ... FILE`,
+ * `jq ... FILE`, `head`, `$(<FILE)`), and git's commit messages, authors and file names (`git log`, `git show`,
+ * `git diff --name-only`, `git ls-files`).
+ */
+const CHECKOUT_TEXT = /\bgit\s+(?:-C\s+\S+\s+)?(?:log|show|format-patch|ls-files|ls-tree|diff\b[^\n|;&]*--name-(?:only|status))\b/;
+const FILE_READ = /\$\(\s*<\s*["']?[\w./-]|(?:^|[\s;&|({`]|\$\()(?:cat|head|tail|grep|egrep|jq|yq|awk|sed|cut|sort|uniq)\s+(?:[^\n|;&]*\s)?["']?(?:\.\/)?([\w][\w./-]*)/g;
+
+/**
+ * True when a line of a script reads what a checkout in `dir` (`''`: the workspace) holds: git's text of its commits
+ * (anywhere, for the workspace; naming `dir` otherwise), or a file by a relative path (under `dir/` when it has one).
+ * A command that reads standard input (`echo "$x" | grep -c md`) reads no file.
+ */
+function readsCheckout(text: string, dir: string): boolean {
+  if (!text.includes('git') && !/\b(?:cat|head|tail|grep|egrep|jq|yq|awk|sed|cut|sort|uniq)\b|\$\(\s*</.test(text)) return false;
+  if (CHECKOUT_TEXT.test(text) && (dir === '' || text.includes(dir))) return true;
+  FILE_READ.lastIndex = 0;
+  for (let match = FILE_READ.exec(text); match !== null; match = FILE_READ.exec(text)) {
+    const file = match[1];
+    if (file === undefined) {
+      if (dir === '') return true;
+      continue;
+    }
+    // A flag's or pattern's word is no file (`grep -c md`: a pattern with no file, reading standard input).
+    if (!/[./]/.test(file) && !/^[A-Z][A-Z0-9_-]+$/.test(file)) continue;
+    if (dir === '' ? !file.startsWith('/') : file === dir || file.startsWith(`${dir}/`)) return true;
+  }
+  return false;
+}
+
 /** A pull request's head branch name in an API answer: `headRefName` (`gh pr view --json`), `.head.ref`, `.head.label`. */
 const HEAD_BRANCH_FIELD = /\bheadRefName\b|\.head\.(?:ref|label)\b/;
 /** A command that asks GitHub's API (the answer a script reads the head's branch name from). */
