@@ -131,6 +131,34 @@ function readPublishingStep(step: Step): PublishingStep | null {
     const slug = step.usesRef.slug;
     const known = ACTIONS.get(slug);
     if (known !== undefined && (known.when?.(step) ?? true)) return { step, registry: known.registry, evidence: slug };
+    if (known === undefined) return publishInput(step);
+  }
+  return null;
+}
+
+/** An action's input named for the command it publishes with (`publish_script`, `publish-command`, `publish`). */
+const PUBLISH_INPUT = /^publish(?:[-_]?(?:script|command|cmd|run))?$/i;
+const JS_TOOLS = /^(?:npm|pnpm|yarn|bun|npx)$/;
+
+/**
+ * An action the table does not know, handed the command it publishes with under an input named so
+ * (`publish_script: pnpm release`, as changesets/action's `publish:` input is): a wrapper around the
+ * repository's own release script, or around a registry tool's publish (`npm publish`). The input's name says
+ * what the command is for; a command that runs nothing of the project by name and publishes nothing is none.
+ */
+function publishInput(step: Step): PublishingStep | null {
+  for (const pair of step.with?.pairs ?? []) {
+    const key = keyText(pair.key);
+    if (!PUBLISH_INPUT.test(key) || pair.value?.kind !== 'scalar' || typeof pair.value.value !== 'string') continue;
+    const text = pair.value.value.trim();
+    if (text === '' || text.length > 500 || /^(?:true|false)$/i.test(text)) continue;
+    const direct = COMMANDS.find((command) => command.pattern.test(text));
+    const evidence = `\`${step.usesRef?.kind === 'repository' ? step.usesRef.slug : ''}\` with \`${key}: ${text.split('\n')[0]?.slice(0, 60) ?? ''}\``;
+    if (direct !== undefined) return { step, registry: direct.registry, evidence };
+    const run = repositoryScript(text);
+    if (run === null || OTHER_NAME.test(run.name) || !PUBLISH_NAME.test(run.name)) continue;
+    const tool = (words(text)[0] ?? '').replace(/^.*\//, '');
+    return { step, registry: JS_TOOLS.test(tool) ? 'npm' : 'other', evidence };
   }
   return null;
 }

@@ -137,3 +137,26 @@ describe('publishingStep: Maven, through the wrapper and across continued lines'
     expect(publishingStep(lastStep('./mvnw --batch-mode verify\necho "deploy next time"', ''))).toBeNull();
   });
 });
+
+describe('publishingStep: an action the table does not know, handed the command it publishes with', () => {
+  /** The one step of a one-job workflow: `uses` with its `with:` lines. */
+  const actionStep = (uses: string, inputs: string): Step => {
+    const text = ['on: push', 'jobs:', '  release:', '    runs-on: ubuntu-latest', '    steps:', `      - uses: ${uses}`, '        with:', ...inputs.split('\n').map((l) => `          ${l}`), ''].join('\n');
+    const parsed = parseYaml(text);
+    if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('not a mapping');
+    return buildWorkflow(new SourceFile('.github/workflows/release.yml', text), parsed.root).jobs[0]?.steps[0] as Step;
+  };
+
+  it('publishes when an input named for publishing holds a release script or a registry tool\'s publish', () => {
+    expect(publishingStep(actionStep('acme/changeset-actions/publish@main', 'publish_script: pnpm release'))).toMatchObject({ registry: 'npm', evidence: '`acme/changeset-actions` with `publish_script: pnpm release`' });
+    expect(publishingStep(actionStep('acme/release-tools@v2', 'publish-command: yarn run ci:publish'))?.registry).toBe('npm');
+    expect(publishingStep(actionStep('acme/release-tools@v2', 'publish: cargo publish --locked'))?.registry).toBe('crates');
+  });
+
+  it('negative: another input, a switch, a script named for something around a release, a command that publishes nothing', () => {
+    expect(publishingStep(actionStep('acme/release-tools@v2', 'script: pnpm release'))).toBeNull();
+    expect(publishingStep(actionStep('acme/release-tools@v2', 'publish: true'))).toBeNull();
+    expect(publishingStep(actionStep('acme/release-tools@v2', 'publish_script: pnpm run build:release'))).toBeNull();
+    expect(publishingStep(actionStep('acme/release-tools@v2', 'publish_script: pnpm install'))).toBeNull();
+  });
+});
