@@ -6,7 +6,8 @@
  * How it is made: `GITHUB_TOKEN=... npm run gen:archived` (scripts/gen-archived-actions.ts) asks GitHub's
  * `isArchived` for these entries and the action repositories of the shared corpus (or `--list FILE`),
  * drops the entries no longer archived, adds the newly archived ones, keeps the replacements (written by
- * hand) and rewrites this file with the date. Last made: 2026-11-01, by hand from the repository pages;
+ * hand) and rewrites this file with the date. Last made: 2026-11-01, by hand from the repository pages (one entry
+ * added 2026-12-02, `tibdex/github-app-token`);
  * the generator has not been run against GitHub yet (it was written where GitHub is unreachable), so the
  * entries below are the hand-kept ones. With `--online` the repositories missing here are asked live
  * (lib/online/archived.ts).
@@ -34,6 +35,8 @@ export const ARCHIVED_ACTIONS: readonly ArchivedAction[] = [
   { slug: 'actions-rs/tarpaulin', replacement: '`cargo tarpaulin` in a `run:` step', source: 'https://github.com/actions-rs/tarpaulin' },
   { slug: 'actions-rs/grcov', replacement: '`grcov` in a `run:` step', source: 'https://github.com/actions-rs/grcov' },
   { slug: 'actions-rs/install', replacement: '`taiki-e/install-action` or `cargo install --locked`', source: 'https://github.com/actions-rs/install' },
+  // Archived on 2025-07-08 (its repository page's banner; the migration issues and pull requests of many projects cite it).
+  { slug: 'tibdex/github-app-token', replacement: '`actions/create-github-app-token`', source: 'https://github.com/tibdex/github-app-token' },
 ];
 
 export function archivedAction(slug: string): ArchivedAction | undefined {

@@ -21,6 +21,20 @@ describe(RULE, () => {
     expect(findings[0]?.recommendation).toContain('gh release create');
   });
 
+  it('reports an archived GitHub App token action, naming the maintained one', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: tibdex/github-app-token@v2
+            - uses: actions/create-github-app-token@v2
+    `);
+    expect(findings.map((f) => f.description)).toEqual(['`tibdex/github-app-token` is archived: it receives no fixes, security fixes included.']);
+    expect(findings[0]?.recommendation).toContain('actions/create-github-app-token');
+  });
+
   it('does not report maintained actions, local or docker ones', () => {
     expect(scanWith(RULE, yaml`
       on: push
