@@ -125,6 +125,12 @@ const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 const LOCAL_FIRST_RUNNERS = new Set(['npx', 'bunx']);
 /** Commands that only read package metadata, or print versions. */
 const HARMLESS_SUBCOMMANDS = new Set(['view', 'info', 'show', 'whoami', 'config', 'help', 'cache', 'version', 'search', '--version', '-v', '-V', '--help', 'outdated', 'audit', 'login', 'env', 'fmt', 'mod']);
+/**
+ * Tools whose `format` subcommand only rewrites source text: `dart format` (and Flutter's, which calls it) parses the
+ * files and runs none of the project's code or configuration (https://dart.dev/tools/dart-format). Not `dotnet
+ * format`, which restores the project and loads the analyzers its packages bring.
+ */
+const FORMAT_ONLY = new Set(['dart', 'flutter']);
 /** Interpreters: running one on a file (not `-c`/`-e` inline code) runs that file. */
 const INTERPRETERS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'pwsh', 'powershell', 'python', 'python3', 'python2', 'node', 'ruby', 'perl', 'php', 'lua', 'Rscript', 'source', '.']);
 /** Shells whose `-s` option reads the script from standard input. */
@@ -460,6 +466,7 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   const subAt = args.findIndex((a) => !a.startsWith('-'));
   const sub = args[subAt] ?? '';
   if (HARMLESS_SUBCOMMANDS.has(sub) || HARMLESS_SUBCOMMANDS.has(args[0] ?? '')) return null;
+  if (FORMAT_ONLY.has(name) && sub === 'format') return null;
   const evidence = `\`${[program, shownArgument(args, subAt)].filter((w) => w !== '').join(' ')}\``;
   if (name === 'pip' || name === 'pip3' || name === 'uv') return pipExecution(evidence, args, cwd);
   // Global installs and package runners fetch and run a registry package, not the project.

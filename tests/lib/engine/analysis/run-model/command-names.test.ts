@@ -68,3 +68,13 @@ describe('Windows paths, Habitat builds and scripts read from standard input', (
     expect(executions('bash ./scripts/install.sh -t aarch64-darwin')).toEqual(['file: `bash ./scripts/install.sh` @ scripts/install.sh']);
   });
 });
+
+describe("a formatter that only rewrites source text runs none of the project's code", () => {
+  it('`dart format` and `flutter format` run nothing of the workspace; other dart and flutter commands, and `dotnet format`, do', () => {
+    expect(executions('dart format .')).toEqual([]);
+    expect(executions('flutter format lib')).toEqual([]);
+    expect(executions('dart pub get')).toEqual(['project: `dart pub` @ ']);
+    expect(executions('flutter test')).toEqual(['project: `flutter test` @ ']);
+    expect(executions('dotnet format')).toEqual(['project: `dotnet format` @ ']);
+  });
+});

@@ -578,6 +578,11 @@ ${steps}
     expect(['SSH_KEY_PATH', 'DATABASE_URL', 'DB_PASSWORD', 'HOST_TOKEN', 'PRIVATE_KEY_PATH'].filter(isIdentifierName)).toEqual([]);
   });
 
+  it('a version kept as a secret (to vary a cache key) is a setting; a version of a key or token is still the credential', () => {
+    expect(['CACHE_VERSION', 'NODE_VERSION', 'TOOLCHAIN_VERSION'].filter((n) => !isIdentifierName(n))).toEqual([]);
+    expect(['API_KEY_VERSION', 'TOKEN_VERSION', 'SIGNING_KEY_VERSION'].filter(isIdentifierName)).toEqual([]);
+  });
+
   it("a key store's name is a place, and a resource's ARN names it, neither a credential", () => {
     expect(['AZURE_KEY_VAULT_CLIENT_ID', 'KEYVAULT_NAME', 'AZURE_KEYVAULT_TENANT_ID', 'BEDROCK_AGENT_RESOURCE_ROLE_ARN', 'AWS_ROLE_ARN'].filter((n) => !isIdentifierName(n))).toEqual([]);
     expect(['AZURE_KEY_VAULT_CLIENT_SECRET', 'KEY_VAULT_KEY', 'KEYVAULT_API_KEY', 'SIGNING_KEY_ARN', 'AWS_SECRET_ARN_TOKEN'].filter(isIdentifierName)).toEqual([]);
