@@ -630,6 +630,21 @@ function failingChecks(job: Job): FailingCheck[] {
     // A script may check both: the commenter's permission, then that the pull request is not a fork's (each fails the step).
     if (forkCheck(script) || failsOnForeignHead(job, s, condition)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
+  // A local composite action a step runs fails that step, and so the job, when one of its own steps fails: a step of
+  // it with no `if:` whose script rejects a fork's pull request (`headRepositoryOwner` compared with the owner it is
+  // given, then `exit 1`) is a fork check of the calling step.
+  for (const s of job.steps) {
+    const action = s.calledAction;
+    if (action === undefined || action.using !== 'composite' || s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
+    for (const inner of action.steps) {
+      if (inner.if !== undefined || inner.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
+      const script = scriptOf(inner);
+      if (script === null || !forkCheck(script)) continue;
+      const name = s.name ?? s.id ?? String(s.index + 1);
+      found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\` (local action \`${action.directory}\`)` } });
+      break;
+    }
+  }
   // A call of a local reusable workflow fails when a job of it fails: a job of it with no `if:` and no `needs:` that
   // fails every fork's pull request (its step's `if:` may read the call's `with:`, `inputs.event: ${{ github.event_name }}`).
   const called = job.called;

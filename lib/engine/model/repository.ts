@@ -55,6 +55,12 @@ export class RepositoryModel {
     for (const workflow of workflows) {
       workflow.repository = this.fullName;
       for (const job of workflow.jobs) {
+        for (const step of job.steps) {
+          if (step.usesRef?.kind !== 'local') continue;
+          const action = this.localAction(step);
+          if (action !== undefined) step.calledAction = action;
+          else delete step.calledAction;
+        }
         if (job.uses === undefined) continue;
         const called = calledLocalWorkflow(this, job);
         if (called !== undefined) {

@@ -81,6 +81,11 @@ export interface Step {
   env: YMap | undefined;
   if: YNode | undefined;
   shell: string | null;
+  /**
+   * For a `uses: ./path` step of a workflow job: the repository's local action it runs, as the repository model
+   * resolves it (`RepositoryModel.localAction`); undefined otherwise, or before a repository model is made.
+   */
+  calledAction?: Action;
 }
 
 export interface Job {

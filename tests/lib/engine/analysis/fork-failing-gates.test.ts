@@ -92,3 +92,63 @@ jobs:
     expect(scanWith(RULE, workflow('echo "a fork"')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe("a fork check inside a local composite action the job runs", () => {
+  /** The action's one step: `condition` its `if:` (none when empty), then a script that rejects a fork's pull request. */
+  const action = (condition = '') => `name: Resolve the pull request
+inputs:
+  repo-owner: { required: true }
+runs:
+  using: composite
+  steps:
+    - id: resolve
+      shell: bash
+      ${condition}
+      env:
+        REPO_OWNER: \${{ inputs.repo-owner }}
+        GH_TOKEN: \${{ github.token }}
+      run: |
+        owner=$(gh pr view "$PR" --json headRepositoryOwner --jq .headRepositoryOwner.login)
+        if [[ "$owner" != "$REPO_OWNER" ]]; then
+          echo "::error::not this repository's pull request"
+          exit 1
+        fi
+        echo "found=true" >> "$GITHUB_OUTPUT"
+`;
+  /** A `workflow_run` job that runs the action (`extra`: more keys of that step), then the pull request's code with a secret. */
+  const workflow = (extra = '') => `on:
+  workflow_run:
+    workflows: [CI]
+    types: [completed]
+jobs:
+  merge:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: ./.github/actions/resolve
+        ${extra}
+        with:
+          repo-owner: \${{ github.repository_owner }}
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.workflow_run.head_sha }}
+      - run: make release
+        env:
+          DEPLOY_KEY: \${{ secrets.DEPLOY_KEY }}
+`;
+  const scan = (text: string, actionText = action()) =>
+    scanWith('untrusted-checkout', [
+      { path: '.github/workflows/merge.yml', text },
+      { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n' },
+      { path: '.github/actions/resolve/action.yml', text: actionText },
+    ]);
+
+  it('keeps forks out of the later steps: the checkout is no outsider\'s', () => {
+    expect(scan(workflow()).filter((f) => f.severity !== 'LOW')).toEqual([]);
+  });
+
+  it('is no gate when the action step is conditional, or the calling step goes on after an error', () => {
+    expect(scan(workflow(), action("if: inputs.repo-owner != ''")).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scan(workflow('continue-on-error: true')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
