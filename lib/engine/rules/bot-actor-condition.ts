@@ -215,18 +215,33 @@ function inert(step: Step): boolean {
  * (https://github.com/dependabot/fetch-metadata/blob/main/src/main.ts: `PR is not from Dependabot, nothing to
  * do.`), so whatever runs after it runs only for Dependabot's own pull requests.
  */
-function dependabotVerifier(job: Job, before: number | null): Step | null {
+function dependabotVerifier(job: Job, before: number | null, workflow: Workflow): Step | null {
   for (const step of job.steps) {
-    if (before !== null && step.index >= before) return null;
+    if (before !== null && step.index > before) return null;
     const ref = step.usesRef;
     if (ref?.kind === 'repository' && ref.slug === 'dependabot/fetch-metadata') {
       const off = (name: string) => getText(step.with, name)?.trim().toLowerCase() === 'true';
-      if (off('skip-verification') || off('skip-commit-verification') || step.if !== undefined || get(step.node, 'continue-on-error') !== undefined) return null;
+      if (off('skip-verification') || off('skip-commit-verification') || !onDependabotRuns(step, workflow) || get(step.node, 'continue-on-error') !== undefined) return null;
       return step;
     }
+    // The checked step itself (`before`), when it is not the verifier, runs before any verifier could.
+    if (before !== null && step.index === before) return null;
     if (!inert(step)) return null;
   }
   return null;
+}
+
+/**
+ * True when a step runs whenever the actor is Dependabot: no `if:`, or an `if:` that is only that check
+ * (`github.actor == 'dependabot[bot]'`), which the spoofed actor passes as well: the verifier then runs and fails the
+ * job for any pull request Dependabot did not open.
+ */
+function onDependabotRuns(step: Step, workflow: Workflow): boolean {
+  if (step.if === undefined) return true;
+  const condition = conditionOf(workflow, step.if);
+  if (condition === null) return false;
+  const node = unwrap(condition.expr);
+  return !(node instanceof Logical) && /dependabot/i.test(botComparison(node)?.text ?? '');
 }
 
 export default defineWorkflowRule({
@@ -262,7 +277,7 @@ export default defineWorkflowRule({
       const run = context.runs.job(job);
       // (A chat webhook the job holds is not that: it posts to one channel, outside the repository.)
       const writesSomething = minorWrites(run.holdings).length > 0;
-      const verifier = /dependabot/i.test(comparison) ? dependabotVerifier(job, step === null ? null : step.index) : null;
+      const verifier = /dependabot/i.test(comparison) ? dependabotVerifier(job, step === null ? null : step.index, workflow) : null;
       // The holdings are the attacker's only through what the gated steps do for them: run their pull request's
       // code (a checkout or artifact of it that a gated step executes), or merge it. Otherwise they get the job's
       // act on their pull request (an approval, a label, a comment) with those holdings: MEDIUM.

@@ -247,6 +247,24 @@ describe('bot-actor-condition: dependabot/fetch-metadata verifies the pull reque
           ${metadata}`)).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
+  it("counts the action when its own if: is only the actor check (it runs whenever the spoofed check passes), and the action's own step check is LOW", () => {
+    const conditioned = `- if: github.actor == 'dependabot[bot]'
+            uses: dependabot/fetch-metadata@v2
+            with:
+              github-token: \${{ github.token }}`;
+    expect(scanWith('bot-actor-condition', workflow(conditioned)).map((f) => f.severity)).toEqual(['LOW', 'LOW']);
+  });
+
+  it("not when its if: asks something else too, or another condition only", () => {
+    for (const condition of ["github.actor == 'dependabot[bot]' && github.event.action == 'opened'", "github.event.action == 'opened'"]) {
+      const conditioned = `- if: ${condition}
+            uses: dependabot/fetch-metadata@v2
+            with:
+              github-token: \${{ github.token }}`;
+      expect(scanWith('bot-actor-condition', workflow(conditioned)).map((f) => f.severity), condition).toContain('HIGH');
+    }
+  });
+
   it('reports a login checked for a text anyone can sign up for (contains, startsWith, endsWith): no bot needed', () => {
     const workflow = (condition: string, on = 'pull_request_target') => yaml`
       on: ${on}
