@@ -72,6 +72,8 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'rclone.org/install.sh', tool: 'rclone', source: 'https://rclone.org/install/#script-installation' },
   { prefix: 'ftp.postgresql.org/pub/source/', tool: 'PostgreSQL (source)', source: 'https://www.postgresql.org/ftp/source/' },
   { prefix: 'amazon-ecs-cli.s3.amazonaws.com/', tool: 'Amazon ECS CLI', source: 'https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ECS_CLI_installation.html' },
+  { prefix: 'awscli.amazonaws.com/', tool: 'AWS CLI', source: 'https://docs.aws.amazon.com/cli/latest/userguide/getting-started-install.html' },
+  { prefix: 'dl.google.com/android/repository/', tool: 'Android SDK and NDK', source: 'https://developer.android.com/ndk/downloads' },
   { prefix: 'get.jetify.com/devbox', tool: 'Devbox', source: 'https://www.jetify.com/docs/devbox/installing-devbox/' },
   { prefix: 'install.julialang.org', tool: 'Julia (juliaup)', source: 'https://julialang.org/downloads/' },
   { prefix: 'get-ghcup.haskell.org', tool: 'GHCup', source: 'https://www.haskell.org/ghcup/install/' },

@@ -218,6 +218,10 @@ describe(RULE, () => {
       expect(severities('curl -Lo /usr/local/bin/ecs-cli https://amazon-ecs-cli.s3.amazonaws.com/ecs-cli-linux-amd64-latest\nchmod +x /usr/local/bin/ecs-cli\necs-cli --version')).toEqual(['LOW']);
       // Another bucket on the same storage is not the vendor's.
       expect(severities('curl -Lo /usr/local/bin/ecs-cli https://builds-cache.s3.amazonaws.com/ecs-cli-linux-amd64\nchmod +x /usr/local/bin/ecs-cli\necs-cli --version')).not.toEqual(['LOW']);
+      // The AWS CLI and Android's SDK and NDK archives from their documented download hosts; another path on Google's host is not.
+      expect(severities('curl -o awscliv2.zip https://awscli.amazonaws.com/awscli-exe-linux-x86_64.zip\nunzip awscliv2.zip\nsudo ./aws/install')).toEqual(['LOW']);
+      expect(severities('curl -fsSLo ndk.zip https://dl.google.com/android/repository/android-ndk-r27c-linux.zip\nunzip ndk.zip')).toEqual(['LOW']);
+      expect(severities('curl -fsSLo tool.zip https://dl.google.com/some-team/tool-latest.zip\nunzip tool.zip\n./tool/run')).not.toEqual(['LOW']);
       // itch.io's butler from its own distribution host (the documented download); a mirror of it is not the vendor's.
       expect(severities('curl -L -o butler.zip https://broth.itch.zone/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['LOW']);
       expect(severities('curl -L -o butler.zip https://mirror.example.net/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['MEDIUM']);
