@@ -23,7 +23,7 @@ import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '..
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
 import { classifyPath } from '../lib/engine/paths.js';
 import { collectRepositoryFiles, readBounded } from '../lib/codehost/checkout.js';
-import { githubHostOf, originRepository } from '../lib/codehost/origin.js';
+import { githubHostOf, originDefaultBranch, originRepository } from '../lib/codehost/origin.js';
 
 // What a thread of a scan's pool runs (bin/chainbreaker.ts), from this bundle.
 export { enabledRules, scanForReport } from '../lib/engine/report.js';
@@ -282,6 +282,7 @@ function optional(repository: Omit<RepositoryInput, 'display' | 'name' | 'files'
   return {
     ...(repository.settings === undefined ? {} : { settings: repository.settings }),
     ...(repository.fullName === undefined ? {} : { fullName: repository.fullName }),
+    ...(repository.defaultBranch === undefined ? {} : { defaultBranch: repository.defaultBranch }),
     ...(repository.extraRecords === undefined ? {} : { extraRecords: repository.extraRecords }),
   };
 }
@@ -719,7 +720,8 @@ async function readLocalTarget(path: string, name: string, warn: (line: string) 
       // Paths are the repository's: control characters never reach the terminal.
       for (const warning of warnings) warn(`chainbreaker: ${name}: ${warning}`.replace(CONTROL_CHARACTERS, '?'));
       const fullName = await originRepository(path, githubHost);
-      return { name, files, ...(fullName === null ? {} : { fullName }) };
+      const defaultBranch = await originDefaultBranch(path);
+      return { name, files, ...(fullName === null ? {} : { fullName }), ...(defaultBranch === null ? {} : { defaultBranch }) };
     }
     if (!/\.ya?ml$/i.test(path)) throw new UsageError(`${name} is neither a directory nor a workflow or action file (.yml or .yaml)`);
     return singleFile(name, await readBounded(path));

@@ -32,6 +32,39 @@ export async function originRepository(root: string, githubHost?: string): Promi
   return url === null ? null : repositoryOfUrl(url, githubHost);
 }
 
+/** `.git/refs/remotes/origin/HEAD` is read up to this many bytes (one line naming a ref). */
+const MAX_HEAD_BYTES = 1024;
+
+/**
+ * The default branch of a checkout's `origin` remote, as `git clone` records it (`.git/refs/remotes/origin/HEAD`:
+ * `ref: refs/remotes/origin/main`), else null: a checkout without it (a shallow CI fetch), a `.git` file, a link
+ * leaving the checkout, or anything unexpected. Bounded, inside the checkout only, like `originRepository`.
+ */
+export async function originDefaultBranch(root: string): Promise<string | null> {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    return null;
+  }
+  const resolved = await resolveInside(realRoot, join('.git', 'refs', 'remotes', 'origin', 'HEAD'));
+  if (resolved.kind !== 'inside' || (await kindOf(resolved.real)) !== 'file') return null;
+  let text: string;
+  try {
+    text = await readBounded(resolved.real, MAX_HEAD_BYTES);
+  } catch {
+    return null;
+  }
+  return headBranch(text);
+}
+
+/** The branch of a symbolic ref file's `ref: refs/remotes/origin/<branch>` line, or null. */
+export function headBranch(text: string): string | null {
+  const match = /^ref:\s*refs\/remotes\/origin\/([A-Za-z0-9._/-]{1,255})\s*$/.exec(text.trim());
+  const branch = match?.[1];
+  return branch === undefined || branch === 'HEAD' || branch.includes('..') || branch.startsWith('/') || branch.includes('//') ? null : branch;
+}
+
 /** The `url` of the `[remote "origin"]` section of a git config, or null. */
 export function originUrl(config: string): string | null {
   let inOrigin = false;

@@ -18,6 +18,8 @@ export interface RepositoryInput {
   settings?: SettingsSnapshot;
   /** Its `owner/name` on GitHub when known (`--github`, the checkout's `origin` remote): same-owner actions are first-party. */
   fullName?: string;
+  /** Its default branch when known (a checkout's `origin/HEAD`): `ScanOptions.defaultBranch`. */
+  defaultBranch?: string;
   /** How its files are reported (default: as they are, prefixed with `name` when several repositories are scanned). */
   display?: (file: string) => string;
   /** Findings found outside the engine (the online audits, lib/online), joined with the engine's before combinations. */
@@ -106,6 +108,7 @@ export function scanForReport(repository: Omit<RepositoryInput, 'display'>, opti
     isEnabled,
     settings: repository.settings,
     ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
+    ...(repository.defaultBranch === undefined ? {} : { defaultBranch: repository.defaultBranch }),
     ...(options.ruleOptions === undefined ? {} : { ruleOptions: options.ruleOptions }),
     ...(options.online === true ? { online: true } : {}),
     limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },

@@ -19,6 +19,7 @@ import { ownerOfName } from './analysis/run-model/ownership.js';
 import { readArea } from './settings/areas.js';
 import { text as settingsText } from './settings/json.js';
 import { environmentProtection } from './settings/environments.js';
+import { defaultBranch as settingsDefaultBranch } from './settings/repository.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
 import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
@@ -42,6 +43,12 @@ export interface ScanOptions {
    * is treated as third-party.
    */
   repository?: string;
+  /**
+   * The scanned repository's default branch when the caller knows it (the service's repository, a checkout's
+   * `origin/HEAD`); else the settings snapshot's, if any. Runs of `schedule`, `issue_comment`, `repository_dispatch`
+   * and the repository's other events are on it, so a condition on another branch never holds there.
+   */
+  defaultBranch?: string;
   /**
    * Options per rule id, as a config file or the user's rule settings give them (lib/engine/rule-options.ts);
    * each is validated and given its defaults here, and options a rule's schema rejects throw `RuleOptionsError`
@@ -177,12 +184,13 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     else if (p.model?.kind === 'dependabot') dependabot.push(p.model);
   }
   const owners = codeOwners(files);
-  let repository = new RepositoryModel(workflows, actions, dependabot, options.repository ?? null, owners);
+  const branch = knownDefaultBranch(options);
+  let repository = new RepositoryModel(workflows, actions, dependabot, options.repository ?? null, owners, branch);
   // Action files of vendored code or test fixtures that nothing in the repository calls are not the repository's CI.
   const inert = actions.filter((a) => inertActionPath(a.directory) && repository.callersOf(a).length === 0);
   if (inert.length > 0) {
     const drop = new Set<Action>(inert);
-    repository = new RepositoryModel(workflows, actions.filter((a) => !drop.has(a)), dependabot, options.repository ?? null, owners);
+    repository = new RepositoryModel(workflows, actions.filter((a) => !drop.has(a)), dependabot, options.repository ?? null, owners, branch);
     for (let i = parsed.length - 1; i >= 0; i--) if (drop.has(parsed[i]?.model as Action)) parsed.splice(i, 1);
   }
   // Environments with required reviewers gate the jobs that deploy to them (read before any rule runs).
@@ -563,4 +571,13 @@ export function compareFindings(a: Finding, b: Finding): number {
     severityRank(a.severity) - severityRank(b.severity) ||
     compare(a.description, b.description)
   );
+}
+
+/** A branch name git accepts, bounded: anything else (a hostile value) is no default branch. */
+const BRANCH_NAME = /^(?!\/|.*\/\/|.*\.\.)[A-Za-z0-9._/-]{1,255}$/;
+
+/** The scanned repository's default branch: the caller's, else the settings snapshot's; null when neither says. */
+function knownDefaultBranch(options: ScanOptions): string | null {
+  const given = options.defaultBranch ?? (options.settings === undefined ? null : settingsDefaultBranch(options.settings));
+  return given !== null && BRANCH_NAME.test(given) ? given : null;
 }

@@ -21,6 +21,8 @@ export interface EngineJob {
   disabled: string[];
   settings?: SettingsSnapshot;
   repository: string;
+  /** The repository's default branch, as GitHub reported it with the repository (`ScanOptions.defaultBranch`). */
+  defaultBranch?: string;
   ruleOptions: Record<string, unknown>;
   /** The user's severity per rule (override, else global setting), applied once the online findings are joined (`runEngineJob`). */
   severities?: Record<string, Severity>;
@@ -62,6 +64,7 @@ if (!isMainThread && parentPort !== null) {
         isEnabled: (id) => !disabled.has(id),
         ...(job.settings === undefined ? {} : { settings: job.settings }),
         repository: job.repository,
+        ...(job.defaultBranch === undefined ? {} : { defaultBranch: job.defaultBranch }),
         ruleOptions: job.ruleOptions,
         online: job.online,
         limits: { ...job.limits, deadline: Date.now() + job.maxEngineMs },

@@ -424,6 +424,33 @@ jobs:
   });
 });
 
+describe("scan: the default branch from the checkout's origin/HEAD", () => {
+  // A dispatched pull request's checkout, in a job that never runs on the default branch (every dispatch is on it).
+  const DISPATCH_WORKFLOW = `on:
+  repository_dispatch:
+    types: [ok-to-test-command]
+  workflow_dispatch:
+jobs:
+  fork:
+    if: github.ref != 'refs/heads/main'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: refs/pull/\${{ github.event.client_payload.pull_request.number }}/merge
+      - run: make test
+`;
+
+  it('reads no pull request checkout in a job the dispatch never reaches, and does without the ref', async () => {
+    const origin = { '.git/config': '[remote "origin"]\n\turl = https://github.com/acme/app.git\n' };
+    const withHead = tempDir({ ...workflow(DISPATCH_WORKFLOW), ...origin, '.git/refs/remotes/origin/HEAD': 'ref: refs/remotes/origin/main\n' });
+    const without = tempDir({ ...workflow(DISPATCH_WORKFLOW), ...origin });
+    const found = async (dir: string) => json(await run(['scan', dir, '--format', 'json', ...only('untrusted-checkout')])).findings.length;
+    expect(await found(withHead)).toBe(0);
+    expect(await found(without)).toBe(1);
+  });
+});
+
 describe('the gate counts attack paths at their severity', () => {
   const example = (name: string) => join(EXAMPLES, name);
   const settingsOf = (name: string) => join(EXAMPLES, name, '.chainbreaker/settings.json');

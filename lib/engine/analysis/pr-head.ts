@@ -15,7 +15,7 @@ import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { localCallers } from './callers.js';
-import { legsOf, overlap } from './run-model/conditions.js';
+import { legsOf, occasionIndexes, overlap } from './run-model/conditions.js';
 import { reachOf } from './run-model/reach.js';
 import { flatMap } from '../model/arrays.js';
 
@@ -590,6 +590,9 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
       // only pull requests from branches of this repository reach (the run model's `sameRepository`), that branch
       // is the pull request's head: its code, pushed by someone with write access or a bot of the repository.
       if (evidence !== null && input.name === 'ref' && isBranchNameEvidence(evidence) && reachOf(job, step, repository).sameRepository !== true) continue;
+      // A value read only from one event's payload is empty on the step's other events: when that event never
+      // reaches the step (its conditions rule it out), the checkout takes the run's own commit there.
+      if (evidence !== null && payloadEventUnreached(String(input.node.value), step)) continue;
       if (evidence !== null) {
         found.push({ step, node: input.node, how: `\`${input.name}: ${String(input.node.value).trim()}\``, evidence: `\`${evidence}\`` });
         sameRepositoryOnly = headOnlyForSameRepository(input.node, { workflow, job, step }, triggers);
@@ -697,6 +700,34 @@ function actionCheckout(caller: Step, repository: RepositoryModel, scope: Scope,
     if (deeper !== null) return deeper;
   }
   return null;
+}
+
+/** Payload fields that exist on one event only, and that event: a dispatch's `client_payload`, a `workflow_run`'s run. */
+const ONE_EVENT_PAYLOADS: readonly [RegExp, string][] = [
+  [/\bgithub\.event\.client_payload\./, 'repository_dispatch'],
+  [/\bgithub\.event\.workflow_run\./, 'workflow_run'],
+];
+
+/**
+ * True when every `github.event.` field a checkout input reads is a payload of one event (`client_payload`, a
+ * `workflow_run`'s) whose occasions never reach the step (run-model/conditions.ts: a job whose `if:` needs a ref
+ * other than the default branch, which a `repository_dispatch` always runs on): there the value is empty. False
+ * when the step's occasions are not known (a reusable workflow's, run by its callers' events).
+ */
+function payloadEventUnreached(text: string, step: Step): boolean {
+  if (step.job === null || !text.includes('github.event.')) return false;
+  const fields = text.match(/\bgithub\.event\.[\w.]+/g) ?? [];
+  const events = new Set<string>();
+  for (const field of fields) {
+    const one = ONE_EVENT_PAYLOADS.find(([pattern]) => pattern.test(field));
+    if (one === undefined) return false;
+    events.add(one[1]);
+  }
+  const runs = workflowRunSets(step.job.workflow);
+  const set = runs.steps.get(step) ?? runs.jobs.get(step.job);
+  const occasions = set === undefined ? runs.occasions : occasionIndexes(set).map((i) => runs.occasions[i]);
+  if (occasions.some((o) => o === undefined || o.event === null)) return false;
+  return ![...events].some((event) => occasions.some((o) => o?.event === event));
 }
 
 /** The environment guard (or unread check) of a job's ways to run, as `environment \`name\``. */

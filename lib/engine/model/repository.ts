@@ -1,4 +1,5 @@
 import { rereadRunSets, type Action, type Dependabot, type Step, type Workflow } from './workflow.js';
+import { DEFAULT_BRANCH_EVENTS } from '../analysis/run-model/conditions.js';
 import { flatMap } from './arrays.js';
 import { getText } from '../yaml/model.js';
 import { repositoryNames } from '../analysis/run-model/ownership.js';
@@ -44,7 +45,7 @@ export class RepositoryModel {
   #callers: Map<Action, Step[]> | undefined;
   #checkoutPaths: Set<string> | undefined;
 
-  constructor(workflows: Workflow[], actions: Action[], dependabot: Dependabot[], fullName: string | null = null, codeOwners: ReadonlySet<string> = NO_OWNERS) {
+  constructor(workflows: Workflow[], actions: Action[], dependabot: Dependabot[], fullName: string | null = null, codeOwners: ReadonlySet<string> = NO_OWNERS, defaultBranch: string | null = null) {
     this.workflows = workflows;
     this.codeOwners = codeOwners;
     this.actions = actions;
@@ -79,6 +80,13 @@ export class RepositoryModel {
       if (!workflow.triggers.some((t) => t.name === 'workflow_call')) continue;
       const tokens = jobTokenSecrets(workflow);
       if (tokens.size > 0) workflow.jobTokenSecrets = tokens;
+    }
+    // Runs of the repository's own events are on its default branch: a condition on another branch never holds there.
+    for (const workflow of workflows) {
+      const before = workflow.defaultBranch;
+      if (defaultBranch === null) delete workflow.defaultBranch;
+      else workflow.defaultBranch = defaultBranch;
+      if (workflow.defaultBranch !== before && workflow.triggers.some((t) => DEFAULT_BRANCH_EVENTS.has(t.name))) rereadRunSets(workflow);
     }
     for (const workflow of workflows) {
       if (!workflow.triggers.some((t) => t.name === 'workflow_run')) continue;

@@ -130,6 +130,12 @@ export interface Workflow {
   /** `owner/name` of the scanned repository in lower case, when the scan knows it (set by the repository model). */
   repository?: string | null;
   /**
+   * The repository's default branch, when the scan knows it (the settings snapshot, the service's repository, a
+   * checkout's `origin/HEAD`; set by the repository model): the branch the runs of `schedule`, `issue_comment`,
+   * `repository_dispatch`, `workflow_run` and the other repository events are on (run-model/conditions.ts).
+   */
+  defaultBranch?: string;
+  /**
    * For a `workflow_run` workflow that follows only workflows of the repository: the pull request events they run
    * on, all that `github.event.workflow_run.event` can be on a run a fork's pull request started (set by the
    * repository model); absent when not known.

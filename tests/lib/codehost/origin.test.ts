@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { githubHostOf, originRepository, originUrl, repositoryOfUrl } from '../../../lib/codehost/origin.js';
+import { githubHostOf, headBranch, originDefaultBranch, originRepository, originUrl, repositoryOfUrl } from '../../../lib/codehost/origin.js';
 
 const roots: string[] = [];
 function checkout(config: string | null): string {
@@ -68,5 +68,34 @@ describe('the repository a checkout comes from (origin remote)', () => {
   it('reads a bounded prefix of a huge config', async () => {
     const root = checkout(`${'# padding\n'.repeat(10_000)}${CONFIG}`);
     expect(await originRepository(root)).toBeNull();
+  });
+});
+
+describe("the default branch a clone recorded for its origin (refs/remotes/origin/HEAD)", () => {
+  it('reads the branch of the symbolic ref, and gives null without one', async () => {
+    const root = checkout(CONFIG);
+    expect(await originDefaultBranch(root)).toBeNull();
+    mkdirSync(join(root, '.git', 'refs', 'remotes', 'origin'), { recursive: true });
+    writeFileSync(join(root, '.git', 'refs', 'remotes', 'origin', 'HEAD'), 'ref: refs/remotes/origin/develop\n');
+    expect(await originDefaultBranch(root)).toBe('develop');
+    expect(await originDefaultBranch(checkout(null))).toBeNull();
+  });
+
+  it('takes a branch name git accepts and nothing else: a hash, another remote, a path out of the refs, an oversized line', () => {
+    expect(headBranch('ref: refs/remotes/origin/release/2.x')).toBe('release/2.x');
+    expect(headBranch('4b825dc642cb6eb9a060e54bf8d69288fbee4904')).toBeNull();
+    expect(headBranch('ref: refs/remotes/upstream/main')).toBeNull();
+    expect(headBranch('ref: refs/remotes/origin/../../heads/main')).toBeNull();
+    expect(headBranch('ref: refs/remotes/origin/HEAD')).toBeNull();
+    expect(headBranch(`ref: refs/remotes/origin/${'a'.repeat(300)}`)).toBeNull();
+  });
+
+  it('never follows a link out of the checkout', async () => {
+    const outside = checkout(null);
+    writeFileSync(join(outside, 'HEAD'), 'ref: refs/remotes/origin/main\n');
+    const root = checkout(CONFIG);
+    mkdirSync(join(root, '.git', 'refs', 'remotes', 'origin'), { recursive: true });
+    symlinkSync(join(outside, 'HEAD'), join(root, '.git', 'refs', 'remotes', 'origin', 'HEAD'));
+    expect(await originDefaultBranch(root)).toBeNull();
   });
 });

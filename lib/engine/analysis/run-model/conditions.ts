@@ -62,6 +62,15 @@ const MAX_LEGS = 64;
 /** At most this many occasions per workflow; beyond, one unknown occasion stands for all. */
 const MAX_OCCASIONS = 128;
 
+/**
+ * Events whose runs are on the repository's default branch (`github.ref` is `refs/heads/<default branch>`, GitHub's
+ * "Events that trigger workflows"): the clock's, the repository's own activity, and a `workflow_run` follow-up.
+ */
+export const DEFAULT_BRANCH_EVENTS: ReadonlySet<string> = new Set([
+  'schedule', 'repository_dispatch', 'issue_comment', 'issues', 'discussion', 'discussion_comment', 'workflow_run', 'watch', 'fork',
+  'label', 'milestone', 'gollum', 'page_build', 'check_run', 'check_suite', 'branch_protection_rule', 'status', 'public',
+]);
+
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
 /** Events about one comment, with the activity types `created`, `edited` and `deleted`. */
 export const COMMENT_EVENTS: ReadonlySet<string> = new Set(['issue_comment', 'pull_request_review_comment', 'discussion_comment']);
@@ -86,7 +95,8 @@ export function occasionsOf(workflow: Workflow): Occasion[] {
     const forks: ('fork' | 'same' | null)[] = PULL_REQUEST_EVENTS.has(event) || event === 'workflow_run' ? ['fork', 'same'] : [null];
     const runEvents = event === 'workflow_run' ? workflow.forkRunEvents : undefined;
     for (const ref of refs) {
-      const names = refNames(event, ref, trigger.config);
+      // The repository's own events run on its default branch, when the scan knows it.
+      const names = refNames(event, ref, trigger.config) ?? (ref === 'branch' && workflow.defaultBranch !== undefined && DEFAULT_BRANCH_EVENTS.has(event) ? [workflow.defaultBranch.toLowerCase()] : undefined);
       for (const action of actions)
         for (const fork of forks) {
           const occasion: Occasion = runEvents !== undefined && fork === 'fork' ? { event, action, ref, fork, runEvents } : { event, action, ref, fork };
@@ -615,9 +625,9 @@ const PR_REF_NAME: Value = { k: 'prefix', v: '', shape: /^\d+\/merge$/ };
 
 /** `github.ref` (`start` `refs/heads/` or `refs/tags/`) or `github.ref_name` (`start` empty) of a branch or tag run. */
 function refValue(start: string, occasion: Occasion): Value {
-  // `pull_request_target` runs on the base branch, which its filter names.
+  // `pull_request_target` runs on the base branch, which its filter names; the repository's own events on its default branch.
   const names = occasion.names;
-  if (names === undefined || (occasion.event !== 'push' && occasion.event !== 'pull_request_target')) return start === '' ? UNKNOWN : { k: 'prefix', v: start };
+  if (names === undefined || (occasion.event !== 'push' && occasion.event !== 'pull_request_target' && !DEFAULT_BRANCH_EVENTS.has(occasion.event ?? ''))) return start === '' ? UNKNOWN : { k: 'prefix', v: start };
   return { k: 'prefix', v: start, names: names.map((n) => start + n) };
 }
 
