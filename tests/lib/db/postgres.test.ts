@@ -80,7 +80,10 @@ test('a server that accepts but never answers is unavailable after the connectio
 
 test('a statement over the time limit is unavailable, and the pool recovers', async () => {
   const user = await t.createUser();
-  const db = new PostgresDatabase({ connectionString: url, maxConnections: 1, statementTimeoutMs: 50 });
+  // Long enough that the recovering upsert finishes in time on a loaded machine (50 ms failed once, at a load of
+  // 2 cores running a test suite and six other processes), short enough to keep the test quick: the blocked upsert
+  // waits for the lock until the limit.
+  const db = new PostgresDatabase({ connectionString: url, maxConnections: 1, statementTimeoutMs: 500 });
   try {
     // Hold the user's settings row lock from another connection so the upsert has to wait.
     await setRuleSetting(t.db, user, 'pipe-to-shell', true);
