@@ -358,7 +358,9 @@ export function everyPathGuarded(paths: TrustPaths, accept: (guard: TrustGuard) 
 export function guardCovers(guard: TrustGuard, source: string, issueComment: boolean): boolean {
   // The pull request's data as the event carries it, or its head branch looked up when the job runs (the comment-branch
   // actions' `head_ref`, `gh pr view --json headRefName`): a fork check keeps both to branches of this repository.
-  const pullRequest = source.startsWith('github.event.pull_request.') || source === 'github.head_ref' || source.startsWith('github.event.workflow_run.') || source.startsWith('the pull request head branch');
+  // Also what a step looks up of it or reads from its checkout (`the pull request head branch name looked up by ...`,
+  // `the pull request's changed file names ...`, `the pull request head's files ...`): the same author's.
+  const pullRequest = source.startsWith('github.event.pull_request.') || source === 'github.head_ref' || source.startsWith('github.event.workflow_run.') || source.startsWith('the pull request');
   const comment = source.startsWith('github.event.comment.') || source.startsWith('github.event.review.');
   if (guard.kind === 'maintainer-event') return pullRequest || comment || /^github\.event\.(issue|discussion)\./.test(source);
   if (guard.kind === 'actor') return !(issueComment && source.startsWith('github.event.issue.'));

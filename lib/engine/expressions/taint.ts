@@ -327,6 +327,9 @@ export class TaintAnalyzer {
     if (expr instanceof ContextAccess || expr instanceof IndexAccess) {
       const path = contextPath(expr);
       if (path !== null) return this.#ofPath(path, scope, depth);
+      // A field of a pull request an API request step looked up: only the fields its author writes.
+      const looked = expr instanceof IndexAccess ? this.#lookedUpPullRequestField(expr, scope) : undefined;
+      if (looked !== undefined) return looked;
       // e.g. fromJSON(x).field: the value flows from the indexed expression.
       return expr instanceof IndexAccess ? this.ofExpression(expr.expr, scope, depth + 1) : null;
     }
@@ -663,6 +666,36 @@ export class TaintAnalyzer {
   }
 
   /**
+   * `fromJSON(steps.<id>.outputs.data).head.ref` where step `<id>` runs `octokit/request-action` with a route that
+   * gets one pull request (`GET /repos/{owner}/{repo}/pulls/{number}`): its `data` is the API's pull request object.
+   * The fields its author writes (the head branch's name and label, the title, the body) are free text an outsider
+   * sets on the events that bring their pull request in; any other field (the number, the base branch, a SHA, a
+   * login) is none. Undefined when the expression is no such lookup (then the whole output's taint applies).
+   */
+  #lookedUpPullRequestField(expr: IndexAccess, scope: TaintScope): Taint | null | undefined {
+    const fields: string[] = [];
+    let current: Expr = expr;
+    while (current instanceof IndexAccess) {
+      const index = current.index;
+      const value = index instanceof Literal ? (index.token.value ?? index.token.lexeme) : undefined;
+      if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+      fields.push(String(value).toLowerCase());
+      current = current.expr;
+    }
+    if (!(current instanceof FunctionCall) || functionName(current) !== 'fromjson' || current.args.length !== 1) return undefined;
+    const path = contextPath(current.args[0] as Expr);
+    if (path === null || path.length !== 4 || path[0] !== 'steps' || path[2] !== 'outputs' || path[3] !== 'data') return undefined;
+    const step = (scope.job?.steps ?? scope.action?.steps ?? []).find((s) => s.id?.toLowerCase() === path[1]);
+    if (step?.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'octokit/request-action') return undefined;
+    if (!PULL_REQUEST_ROUTE.test(getText(step.with, 'route') ?? '')) return undefined;
+    const field = fields.reverse().join('.');
+    const words = AUTHOR_PULL_REQUEST_FIELDS.get(field);
+    if (words === undefined) return null;
+    const taint = withEvents({ level: 'arbitrary', controller: 'external', source: `the pull request ${words} looked up by ${describeStep(step)}`, via: [] }, this.triggersOf(scope));
+    return taint.events === undefined || taint.events.length === 0 ? null : taint;
+  }
+
+  /**
    * The taint of a pull request's head branch name that a step's script looks up through the API (`gh pr view
    * --json headRefName`, `gh api`, `curl` of the pull request, then `jq -r .head.ref`): the pull request's author
    * names the branch, and a branch name may hold `$(...)`, `;`, `|` and backticks (git forbids only spaces and a
@@ -906,6 +939,16 @@ function readsCheckout(text: string, dir: string): boolean {
   }
   return false;
 }
+
+/** A request of one pull request (`octokit/request-action`'s `route`): `GET /repos/{owner}/{repo}/pulls/{number}`. */
+const PULL_REQUEST_ROUTE = /^\s*(?:GET\s+)?\/repos\/\S+\/pulls\/[^\s/]+\s*$/i;
+/** Fields of the API's pull request object its author writes, in words (`the pull request head branch name`). */
+const AUTHOR_PULL_REQUEST_FIELDS: ReadonlyMap<string, string> = new Map([
+  ['head.ref', 'head branch name'],
+  ['head.label', 'head branch label'],
+  ['title', 'title'],
+  ['body', 'body'],
+]);
 
 /** A pull request's head branch name in an API answer: `headRefName` (`gh pr view --json`), `.head.ref`, `.head.label`. */
 const HEAD_BRANCH_FIELD = /\bheadRefName\b|\.head\.(?:ref|label)\b/;
