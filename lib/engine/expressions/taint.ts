@@ -744,6 +744,10 @@ export class TaintAnalyzer {
   #findCheckoutTaint(step: Step, scope: TaintScope): { taint: Taint; dir: string } | null {
     const job = step.job;
     if (job === null) return null;
+    // Only a step before it that can check something out (actions/checkout, a local action, a script that runs git or
+    // gh) makes the pull request checkouts worth working out: they follow outputs back through the jobs a job needs,
+    // which a long chain of needs would pay for at every step otherwise.
+    if (!job.steps.some((s) => s.index < step.index && mayCheckOut(s))) return null;
     const found = untrustedCheckouts(job, this.#repo).find((c) => c.step.index < step.index);
     if (found === undefined) return null;
     const path = (found.path !== undefined ? found.path : found.step.run === undefined ? getText(found.step.with, 'path') : null) ?? '';
@@ -910,6 +914,15 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
 }
 
 /** The taint with the outsider events among `triggers` (none when they are not known). */
+/** A step that may check out code: actions/checkout, a local action (which may run it), or a script that runs git or gh. */
+function mayCheckOut(step: Step): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind === 'local') return true;
+  if (ref?.kind === 'repository') return ref.slug === 'actions/checkout';
+  const script = step.run?.value;
+  return typeof script === 'string' && /\b(?:git|gh)\b/.test(script);
+}
+
 /**
  * Commands whose output is a file of the checkout or the text of its commits: a file read (`cat`, `grep ... FILE`,
  * `jq ... FILE`, `head`, `$(<FILE)`), and git's commit messages, authors and file names (`git log`, `git show`,
