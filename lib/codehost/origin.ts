@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { isBranchName } from '../engine/settings/repository.js';
 import { kindOf, readBounded, resolveInside } from './checkout.js';
 
 /** `.git/config` is read up to this many bytes: a remote section is a few lines; a hostile file stays bounded. */
@@ -60,9 +61,8 @@ export async function originDefaultBranch(root: string): Promise<string | null> 
 
 /** The branch of a symbolic ref file's `ref: refs/remotes/origin/<branch>` line, or null. */
 export function headBranch(text: string): string | null {
-  const match = /^ref:\s*refs\/remotes\/origin\/([A-Za-z0-9._/-]{1,255})\s*$/.exec(text.trim());
-  const branch = match?.[1];
-  return branch === undefined || branch === 'HEAD' || branch.includes('..') || branch.startsWith('/') || branch.includes('//') ? null : branch;
+  const branch = /^ref:\s*refs\/remotes\/origin\/(\S+)$/.exec(text.trim())?.[1];
+  return branch === undefined || branch === 'HEAD' || !isBranchName(branch) ? null : branch;
 }
 
 /** The `url` of the `[remote "origin"]` section of a git config, or null. */

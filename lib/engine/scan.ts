@@ -19,7 +19,7 @@ import { ownerOfName } from './analysis/run-model/ownership.js';
 import { readArea } from './settings/areas.js';
 import { text as settingsText } from './settings/json.js';
 import { environmentProtection } from './settings/environments.js';
-import { defaultBranch as settingsDefaultBranch } from './settings/repository.js';
+import { isBranchName, defaultBranch as settingsDefaultBranch } from './settings/repository.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
 import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
@@ -573,11 +573,8 @@ export function compareFindings(a: Finding, b: Finding): number {
   );
 }
 
-/** A branch name git accepts, bounded: anything else (a hostile value) is no default branch. */
-const BRANCH_NAME = /^(?!\/|.*\/\/|.*\.\.)[A-Za-z0-9._/-]{1,255}$/;
-
 /** The scanned repository's default branch: the caller's, else the settings snapshot's; null when neither says. */
 function knownDefaultBranch(options: ScanOptions): string | null {
   const given = options.defaultBranch ?? (options.settings === undefined ? null : settingsDefaultBranch(options.settings));
-  return given !== null && BRANCH_NAME.test(given) ? given : null;
+  return given !== null && isBranchName(given) ? given : null;
 }

@@ -15,7 +15,7 @@ import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { localCallers } from './callers.js';
-import { legsOf, occasionIndexes, overlap } from './run-model/conditions.js';
+import { legsOf, occasionsOfSet, overlap } from './run-model/conditions.js';
 import { reachOf } from './run-model/reach.js';
 import { flatMap } from '../model/arrays.js';
 
@@ -725,9 +725,9 @@ function payloadEventUnreached(text: string, step: Step): boolean {
   }
   const runs = workflowRunSets(step.job.workflow);
   const set = runs.steps.get(step) ?? runs.jobs.get(step.job);
-  const occasions = set === undefined ? runs.occasions : occasionIndexes(set).map((i) => runs.occasions[i]);
-  if (occasions.some((o) => o === undefined || o.event === null)) return false;
-  return ![...events].some((event) => occasions.some((o) => o?.event === event));
+  const occasions = set === undefined ? runs.occasions : occasionsOfSet(set);
+  if (occasions.some((o) => o.event === null)) return false;
+  return ![...events].some((event) => occasions.some((o) => o.event === event));
 }
 
 /** The environment guard (or unread check) of a job's ways to run, as `environment \`name\``. */

@@ -380,12 +380,12 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
  * - an access key ID, the identifier half of an AWS access key, whose secret access key is the credential
  *   (https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html), a name S3-compatible stores
  *   (Cloudflare R2, DigitalOcean Spaces, MinIO) use for the same pair: `*_ACCESS_KEY_ID` (`ACCESS_KEY_ID_END`), whose
- *   `KEY` is no word of a credential there.
+ *   `KEY` is no word of a credential there;
+ * - a version (`CACHE_VERSION`, kept as a secret to vary a cache key): a setting, which opens nothing either.
  * Not here: `*_URL`, `*_ENDPOINT`, `*_DSN` (a URL can carry a password or be the secret itself: a database URL's
  * user-info, a webhook's path, a Sentry DSN's key), `*_SERVICE_ACCOUNT` (often a service account's JSON key), a
  * Vault `ROLE_ID`, a `SESSION_ID`, and any name with a word of a credential (`IDENTIFIER_CREDENTIAL_PART`).
  */
-/** Also a version (`CACHE_VERSION`, kept as a secret to vary a cache key): a setting, which opens nothing either. */
 const IDENTIFIER_END =
   /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|IDENTITY|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME|ACCESS_KEY_ID|HOST|HOSTNAME|PORT|PATH|CLUSTER_ID|WORKSPACE_ID|WAREHOUSE_ID|DATABASE|DATABASE_NAME|DB_NAME|ARN|VERSION)$/;
 /** The ending of an access key's ID (`AWS_ACCESS_KEY_ID`, `aws-access-key-id`): the rest of the name decides whether it says credential. */

@@ -94,8 +94,8 @@ export interface TrustGuard {
   notOn?: readonly string[];
   /**
    * For a permission action that fails its step: the action (`owner/repo`) and the step that runs it, for messages.
-   * For an `unread-check`: the other repository's action or reusable workflow whose answer stands in the way, and
-   * the step (or the needed job, `job \`x\``) that runs it.
+   * For an `unread-check` on an action's answer: that other repository's action and the step that runs it (a needed
+   * call of another repository's reusable workflow has none: its condition names the call).
    */
   check?: { action: string; step: string };
 }
@@ -690,11 +690,7 @@ function unreadCallCheck(job: Job): TrustGuard | null {
   const name = typeof job.name === 'string' ? job.name : '';
   if (!CHECKING_NAME.test(job.id) && !CHECKING_NAME.test(name) && !CHECKING_NAME.test(file)) return null;
   const uses = `${ref.owner}/${ref.repo}/${ref.path}@${ref.ref}`;
-  return {
-    kind: 'unread-check',
-    condition: `needed job \`${job.id}\`, which calls \`${uses}\`, another repository's reusable workflow that the scan does not read`,
-    check: { action: uses, step: `job \`${job.id}\`` },
-  };
+  return { kind: 'unread-check', condition: `needed job \`${job.id}\`, which calls \`${uses}\`, another repository's reusable workflow that the scan does not read` };
 }
 
 /**
@@ -1076,6 +1072,21 @@ function permissionAtom(path: string, context: AtomContext, test: OutputTest): A
 }
 
 /**
+ * The steps whose outputs `steps.<id>.outputs.<name>` / `needs.<id>.outputs.<name>` carries: the step of that id, or,
+ * for a job output, the steps its value reads (`allowed: ${{ steps.perm.outputs.ok }}`: that step must be the check),
+ * all the needed job's steps when the value names none (`read` then empty). `read` is null for a step's own output.
+ */
+function outputProducers(head: string | undefined, id: string, name: string | undefined, context: AtomContext): { steps: readonly Step[]; read: { id: string; name: string }[] | null } {
+  if (head === 'steps') return { steps: (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id), read: null };
+  if (head !== 'needs') return { steps: [], read: null };
+  const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
+  const text = name === undefined ? null : jobOutputText(needed, name);
+  const read = text === null ? [] : [...text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/gi)].map((m) => ({ id: (m[1] as string).toLowerCase(), name: (m[2] as string).toLowerCase() }));
+  const all = needed?.steps ?? [];
+  return { steps: read.length > 0 ? all.filter((s) => typeof s.id === 'string' && read.some((r) => r.id === s.id?.toLowerCase())) : all, read };
+}
+
+/**
  * The `unread-check` atom of `steps.<id>.outputs.<x>` / `needs.<job>.outputs.<x>` when every step that produces it
  * runs another repository's action handed the login of whoever caused the run (`unreadAccountCheck`), and the
  * condition requires an answer that grants (`== 'true'`, `fromJSON(...)`): hazelcast's `needs.check_for_membership
@@ -1087,14 +1098,9 @@ function unreadAtom(path: string, context: AtomContext, test: OutputTest): Atom 
   if (id === undefined || outputs !== 'outputs' || name === undefined) return null;
   const granting = test.decoded === true ? test.value === undefined || test.value.toLowerCase() === 'true' : test.value !== undefined && !DENYING_VALUES.has(test.value.trim().toLowerCase());
   if (!granting) return null;
-  let steps: readonly Step[] = [];
-  if (head === 'steps') steps = (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id);
-  else if (head === 'needs') {
-    const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
-    const text = jobOutputText(needed, name);
-    const read = text === null ? [] : [...text.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].map((m) => (m[1] as string).toLowerCase());
-    steps = (needed?.steps ?? []).filter((s) => typeof s.id === 'string' && read.includes(s.id.toLowerCase()));
-  }
+  const { steps, read } = outputProducers(head, id, name, context);
+  // A job output that names no step's output (a literal) is nobody's answer.
+  if (read !== null && read.length === 0) return null;
   const first = steps[0];
   if (first === undefined || !steps.every(unreadAccountCheck) || first.usesRef?.kind !== 'repository') return null;
   const ref = first.usesRef;
@@ -1154,18 +1160,7 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
     return (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id && permissionAction(s)?.failsOnDeny(s) === true);
   }
   if (outputs !== 'outputs') return [];
-  // The outputs of the step (`steps.<id>`) or, for a job output, the step outputs its value reads.
-  let steps: readonly Step[] = [];
-  let read: { id: string; name: string }[] | null = null;
-  if (head === 'steps') steps = (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id);
-  else if (head === 'needs') {
-    const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
-    steps = needed?.steps ?? [];
-    // The job's output names the step it comes from (`allowed: ${{ steps.perm.outputs.ok }}`): that step must be the check.
-    const text = name === undefined ? null : jobOutputText(needed, name);
-    read = text === null ? [] : [...text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/gi)].map((m) => ({ id: (m[1] as string).toLowerCase(), name: (m[2] as string).toLowerCase() }));
-    if (read.length > 0) steps = steps.filter((s) => typeof s.id === 'string' && read?.some((r) => r.id === s.id?.toLowerCase()) === true);
-  }
+  const { steps, read } = outputProducers(head, id, name, context);
   const granting = test.decoded === true ? test.value === undefined || test.value.toLowerCase() === 'true' : test.value !== undefined && !DENYING_ANSWERS.has(test.value.trim().toLowerCase());
   return steps.filter((s) => {
     const action = permissionAction(s);

@@ -913,7 +913,6 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
   return map.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
 }
 
-/** The taint with the outsider events among `triggers` (none when they are not known). */
 /** A step that may check out code: actions/checkout, a local action (which may run it), or a script that runs git or gh. */
 function mayCheckOut(step: Step): boolean {
   const ref = step.usesRef;
@@ -972,6 +971,7 @@ const CHANGED_FILES_FIELD = /\.filename\b|\bfiles\[\]\.path\b|\bgh\s+pr\s+diff\b
 /** The calls that answer with them: the pull request's (or a comparison's) files, `gh pr view --json files`, `gh pr diff`. */
 const CHANGED_FILES_CALL = /\/pulls\/(?:\$\{\{[^}\n]{0,100}\}\}|[^\s/]+)\/files\b|\/compare\/[^\s]+|--json\s+[\w,]*\bfiles\b|\bgh\s+pr\s+diff\b/;
 
+/** The taint with the outsider events among `triggers` (none when they are not known). */
 function withEvents(taint: Taint, triggers: ReadonlySet<string> | null): Taint {
   if (triggers === null) return taint;
   const events = outsiderEvents(triggers);

@@ -27,6 +27,13 @@ export function branchLabel(snapshot: SettingsSnapshot): string {
   return name === null ? 'the default branch' : `\`${name}\``;
 }
 
+/** A branch name git accepts, bounded (no leading `/`, no `//` or `..`): anything else, a hostile value, is none. */
+const BRANCH_NAME = /^(?!\/|.*\/\/|.*\.\.)[A-Za-z0-9._/-]{1,255}$/;
+
+export function isBranchName(name: string): boolean {
+  return BRANCH_NAME.test(name);
+}
+
 export function defaultBranch(snapshot: SettingsSnapshot): string | null {
   const repository = readArea(snapshot, 'repository');
   const name = repository.readable ? text(repository.value, 'default_branch') : undefined;

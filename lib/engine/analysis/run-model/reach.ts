@@ -181,7 +181,7 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
     }
   }
   const found: PathReach = { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
-  if (level === 'unreviewed-environment' && !path.some((g) => g.kind === 'environment' && !environmentApproves(g))) found.unreadCheck = true;
+  if (unreadOnly(level, path)) found.unreadCheck = true;
   if (level === 'trusted-author') {
     const same = path.filter((g) => g.kind === 'same-repository');
     if (same.length > 0) found.sameRepository = same.map(conditionWords);
@@ -212,10 +212,15 @@ interface PathReach {
   unreadCheck?: true;
 }
 
+/** True when a path's approval of unknown strength is a check the scan cannot read, with no environment of unknown reviewers. */
+function unreadOnly(level: ReachLevel, path: readonly TrustGuard[]): boolean {
+  return level === 'unreviewed-environment' && !path.some((g) => g.kind === 'environment' && !environmentApproves(g));
+}
+
 /** An `unread-check` guard in words: whose answer stands in the way, and where. */
 function unreadWords(guard: TrustGuard): string {
   const check = guard.check;
-  if (check === undefined || check.step.startsWith('job ')) return guard.condition;
+  if (check === undefined) return guard.condition;
   return `the answer of \`${check.action}\` in step \`${check.step}\`, another repository's action handed the actor's login that the scan does not read, which \`${guard.condition}\` requires`;
 }
 
@@ -620,6 +625,6 @@ function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard)
     }
   }
   const merged = level === 'approval' && path.some((g) => g.merged === true && covers(g));
-  const unread = level === 'unreviewed-environment' && !path.some((g) => g.kind === 'environment' && !environmentApproves(g));
+  const unread = unreadOnly(level, path);
   return { level, gates: [...new Set(gates)], unvouched: level === 'approval', ...(merged ? { merged: true as const } : {}), ...(unread ? { unreadCheck: true as const } : {}) };
 }
