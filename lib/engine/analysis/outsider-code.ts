@@ -7,7 +7,7 @@
  */
 import { describeStep, taintSourceText } from './describe.js';
 import { envInjections, injectionClaim, runScriptCarriesCode, scriptInjections, type InjectionHit } from './injections.js';
-import { seesJobToken, type JobRun, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
+import { payloadEvents, seesJobToken, type JobRun, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import { REACH_ORDER, type Reach, type ReachLevel } from './run-model/reach.js';
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { Severity } from '../types.js';
@@ -205,6 +205,7 @@ export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, 
 export function outsiderCodeOn(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job, event: string): OutsiderCode | null {
   let best: OutsiderCode | null = null;
   for (const candidate of jobOutsiderCandidates(context, job)) {
+    if (candidate.events !== null && !candidate.events.has(event)) continue;
     if (!candidate.with.every((s) => context.runs.stepRunsOn(s, event))) continue;
     if (best === null || REACH_ORDER.indexOf(candidate.found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = candidate.found;
   }
@@ -223,7 +224,7 @@ export function outsiderCodeAfter(context: { runs: RunModel; taint: TaintAnalyze
   let best: OutsiderCode | null = null;
   for (const candidate of jobOutsiderCandidates(context, job)) {
     if (candidate.runs.index < step.index) continue;
-    if (!candidate.with.every((s) => s === step || context.runs.sameRun(step, s))) continue;
+    if (!candidate.with.every((s) => s === step || context.runs.sameRun(step, s, candidate.events))) continue;
     if (best === null || REACH_ORDER.indexOf(candidate.found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = candidate.found;
   }
   return best;
@@ -234,6 +235,11 @@ interface OutsiderCandidate {
   found: OutsiderCode;
   runs: Step;
   with: readonly Step[];
+  /**
+   * The events on which the code is the outsider's (a checkout of a ref read from one event's payload, text of one
+   * event's payload): on the others the ref or text is empty. Null: any event.
+   */
+  events: ReadonlySet<string> | null;
   /** The first step that runs its entry's code (or a script): what `outsiderCode` names for the job. */
   first: boolean;
 }
@@ -275,6 +281,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
           first: i === 0,
           runs: sink.step,
           with: [entry.step, sink.step],
+          events: payloadEvents(entry),
           found: {
             job,
             kind: 'workspace',
@@ -297,7 +304,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
         const injection = () => (claim ??= injectionClaim(step, taint, context.runs));
         const reach = context.runs.stepReach(step);
         if (OUTSIDER.has(reach.level)) {
-          found.push({ first: true, runs: step, with: [step], found: { job, kind: 'script', reach, injection, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands ${taintSourceText(taint)} into its script` } });
+          found.push({ first: true, runs: step, with: [step], events: taint.events === undefined ? null : new Set(taint.events), found: { job, kind: 'script', reach, injection, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands ${taintSourceText(taint)} into its script` } });
         }
         break;
       }

@@ -8,7 +8,7 @@ import { dispatchedWorkflows, selfDispatches, sentWords, type SelfDispatch } fro
 import { readDispatched, sentInputs } from '../analysis/dispatch-inputs.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
-import { describeClaim, jobClaim, nothingReads, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
+import { describeClaim, jobClaim, nothingReads, payloadEvents, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { jobTrustOn } from '../analysis/trust-guards.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
@@ -263,8 +263,11 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
         others.push({ text: `job \`${job.id}\` ${what}; no step runs code from them, but ${steers}`, rule: 'artifact-poisoning' });
         break;
       }
+      const payload = entry.kind === 'checkout' ? payloadEvents(entry) : null;
       const why =
-        entry.checkout?.sameRepositoryRef === true
+        payload !== null && !payload.has(event)
+          ? `its ref is read from ${payload.has('pull_request_target') ? "a pull request event's payload" : `the \`${[...payload].join('`, `')}\` payload`}, which \`${event}\` does not carry: on \`${event}\` it checks out the run's own commit`
+          : entry.checkout?.sameRepositoryRef === true
           ? "its ref gives a fork's pull request the base branch and names the head only of a pull request from a branch of this repository, which only people with write access push"
           : entry.checkout?.hiddenBy === 'trusted-author'
           ? whoText(context.runs.stepReach(entry.step))

@@ -146,7 +146,7 @@ const WORKFLOW_RUN_PAYLOAD: ReadonlySet<string> = new Set(['workflow_run']);
  * `github.event.workflow_run.head_sha`); on other events that value is empty, and the checkout takes the run's own
  * commit. Null when not known (a ref from a script, an artifact, an API lookup): any event.
  */
-function payloadEvents(entry: WorkspaceEntry): ReadonlySet<string> | null {
+export function payloadEvents(entry: WorkspaceEntry): ReadonlySet<string> | null {
   const evidence = entry.checkout?.evidence;
   if (evidence === undefined) return null;
   const source = /(?:^|<- |`)(github\.[\w.*]+)`?$/.exec(evidence)?.[1];

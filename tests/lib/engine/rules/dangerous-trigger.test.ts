@@ -22,10 +22,28 @@ describe(RULE, () => {
             - run: make
     `);
     // The untrusted-checkout finding of job `build` is the HIGH one; this one names the trigger, MEDIUM (not a second HIGH).
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '5:3 MEDIUM']);
+    // The ref is empty on `workflow_run`, whose payload has no `pull_request`: that trigger checks out its own commit.
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '5:3 LOW']);
     expect(records.map((r) => r.job)).toEqual([null, null]);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[1]?.finding.description).toContain('`workflow_run`');
+    expect(records[1]?.finding.description).toContain("its ref is read from a pull request event's payload, which `workflow_run` does not carry");
+    // Negative: a ref from the `workflow_run` payload is that trigger's outsider code.
+    const onRun = scanWith(RULE, yaml`
+      on:
+        push:
+        workflow_run:
+          workflows: [CI]
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.workflow_run.head_sha }}
+            - run: make
+    `);
+    expect(positions(onRun)).toEqual(['3:3 MEDIUM']);
   });
 
   it('reports nothing for a workflow none of whose jobs can run (every leg on a retired runner image); one live leg keeps it (negative)', () => {

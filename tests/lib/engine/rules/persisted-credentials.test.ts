@@ -428,6 +428,36 @@ describe(RULE, () => {
     // The first checkout never runs with the upload; the second, under the upload's condition, does.
     expect(positions(findings)).toEqual(['6:15 LOW', '8:15 HIGH']);
   });
+
+  it("reads outsider code only on the events whose payload carries it: a push-only checkout is LOW beside a pull request's text or ref", () => {
+    // The title is empty and the head SHA absent on `push`, the only event the first checkout runs on; the second
+    // checkout runs on `pull_request_target`, where both are the outsider's.
+    const both = (first: string) => yaml`
+      on:
+        push:
+          branches: [main]
+        pull_request_target:
+      permissions:
+        contents: write
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              if: ${first}
+            - uses: actions/checkout@v4
+              with:
+                path: pr
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: cd pr && npm ci
+            - run: echo "\${{ github.event.pull_request.title }}"
+    `;
+    expect(positions(scanWith(RULE, both("github.event_name == 'push'")))).toEqual(['11:15 LOW', '13:15 MEDIUM']);
+    // Negative: a checkout that also runs on `pull_request_target` leaves the token to both.
+    expect(positions(scanWith(RULE, both("github.event_name != 'workflow_dispatch'")))).toEqual(['11:15 MEDIUM', '13:15 MEDIUM']);
+    const description = scanWith(RULE, both("github.event_name == 'push'"))[0]?.description ?? '';
+    expect(description).not.toContain('outsider');
+  });
 });
 
 describe(`${RULE}: a Dependabot-only job that builds the update`, () => {
