@@ -3,11 +3,11 @@ import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { githubScriptChecks, JS_NUMBER, outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
-import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, scalarText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderDownloadBefore, readsDownloadedFile, readsDownloadIntoOutputs } from '../analysis/artifacts.js';
 import { untrustedCheckouts } from '../analysis/pr-head.js';
+import { localCallers } from '../analysis/callers.js';
 import { describeStep } from '../analysis/describe.js';
 import { logicalLines } from '../shell.js';
 import { contextController, controllerRank, eventController, noEventHasField, outsiderEvents, triggersWithField, type Controller } from './controller.js';
@@ -218,7 +218,6 @@ const MAX_DEPTH = 12;
 export class TaintAnalyzer {
   readonly #repo: RepositoryModel;
   readonly #active = new Set<string>();
-  #callers: Map<string, Job[]> | undefined;
   /** Step and job outputs already followed: they do not depend on where they are read. */
   #outputs = new Map<string, Taint | null>();
   #folds = new Map<Step, ScriptFold<Taint | null>>();
@@ -546,21 +545,12 @@ export class TaintAnalyzer {
     return result;
   }
 
-  /** Jobs of this repository's workflows that call `workflow` as a reusable workflow (`uses: ./.github/workflows/x.yml`). */
-  #workflowCallers(workflow: Workflow): Job[] {
-    if (this.#callers === undefined) {
-      this.#callers = new Map();
-      for (const caller of this.#repo.workflows) {
-        for (const job of caller.jobs) {
-          if (job.usesRef?.kind !== 'local') continue;
-          const path = normalizeLocalPath(job.usesRef.path);
-          const list = this.#callers.get(path) ?? [];
-          list.push(job);
-          this.#callers.set(path, list);
-        }
-      }
-    }
-    return this.#callers.get(workflow.file.path) ?? [];
+  /**
+   * Jobs of this repository's workflows that call `workflow` as a reusable workflow: `./.github/workflows/x.yml`, or
+   * by the repository's own name (`owner/name/.github/workflows/x.yml@main`), as the repository model resolves them.
+   */
+  #workflowCallers(workflow: Workflow): readonly Job[] {
+    return localCallers(workflow);
   }
 
   #ofStepOutput(id: string, output: string, scope: TaintScope, depth: number): Taint | null {

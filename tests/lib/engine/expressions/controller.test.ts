@@ -84,6 +84,20 @@ describe('the attacker model', () => {
     const dispatched = scanWith('script-injection', [reusable, caller('$/.github/workflows/reusable.yml', '${{ github.event.inputs.title }}')]);
     expect(dispatched.map((f) => f.severity)).toEqual(['LOW']);
   });
+
+  it("reads a call by the repository's own name as a local caller, and another repository's call as none", () => {
+    const own = 'acme/widget/.github/workflows/reusable.yml@main';
+    // The caller passes a fixed value: nobody outside sets the input, so nothing is reported.
+    expect(scanWith('script-injection', [reusable, caller(own, 'release')], { repository: 'Acme/Widget' })).toEqual([]);
+    const titled = scanWith('script-injection', [reusable, caller(own, '${{ github.event.pull_request.title }}')], { repository: 'acme/widget' });
+    expect(titled.map((f) => f.severity)).toEqual(['HIGH']);
+    // Negative: the same call in another repository (or with the name unknown) is not this workflow's caller.
+    for (const repository of ['other/widget', undefined]) {
+      const other = scanWith('script-injection', [reusable, caller(own, 'release')], repository === undefined ? {} : { repository });
+      expect(other.map((f) => f.severity), repository).toEqual(['LOW']);
+      expect(other[0]?.description).toContain('no caller in this repository');
+    }
+  });
 });
 
 describe('which events carry an event field', () => {
