@@ -278,6 +278,26 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   return null;
 }
 
+/** A command that prints the commit the workspace's checkout holds (`git rev-parse --verify HEAD`, `git log -1 --format=%H`). */
+const HEAD_COMMIT = /\bgit\s+rev-parse\s+(?:--verify\s+)?(?:HEAD|@)(?![\w~^:@{-])|\bgit\s+log\s+-(?:1|n\s*1)\s+--(?:format|pretty)=(?:format:)?['"]?%H\b/;
+
+/**
+ * The last `actions/checkout` of the workspace root before a `run:` step of a job that runs in the workspace root
+ * itself (no `working-directory:`, no checkout `path:`), or undefined: the checkout whose commit `git rev-parse HEAD`
+ * prints there.
+ */
+function workspaceCheckoutBefore(producer: Step): Step | undefined {
+  const job = producer.job;
+  if (job === null || get(producer.node, 'working-directory') !== undefined) return undefined;
+  for (let i = producer.index - 1; i >= 0; i--) {
+    const step = job.steps[i];
+    if (step === undefined || step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') continue;
+    const path = getText(step.with, 'path');
+    return path === null || path.trim() === '' || path.trim() === '.' ? step : undefined;
+  }
+  return undefined;
+}
+
 /** A script that lists a pull request's commits. */
 const PR_COMMITS = /\bpulls\.listCommits\b|\/pulls\/[^\s'"`]*\/commits\b/;
 /** A commit's SHA in an output value (`commit.sha`, `commits[n - 1].sha`). */
@@ -325,6 +345,14 @@ function fromProducerScript(producer: Step, text: string, ranges: readonly (read
   const own = text.includes('${{') ? text.replace(/\$\{\{[^}]{0,400}\}\}/g, '') : text;
   if (PR_LOOKUP.test(own)) return `${lookupText(branchOnlyLookup(own))} by step ${label}`;
   if (readsDownload) return `artifact content read by step ${label}`;
+  // `sha=$(git rev-parse HEAD)` after a checkout of the pull request's code, in the same directory: the commit that
+  // checkout holds, which is the pull request's, whatever the output is called.
+  if (HEAD_COMMIT.test(own)) {
+    const checkout = workspaceCheckoutBefore(producer);
+    const ref = checkout === undefined ? undefined : get(checkout.with, 'ref');
+    const found = checkout === undefined || ref === undefined || checkout.job === null ? null : fromNode(ref, { workflow: scope.workflow, job: checkout.job, step: checkout }, triggers, depth + 1);
+    if (found !== null) return `the commit of the checkout at step ${checkout?.name ?? checkout?.id ?? String((checkout?.index ?? 0) + 1)} (${found}), read by step ${label}`;
+  }
   if (producer.run === undefined) return null;
   const exprs = flatMap(expressionsOf(scope.workflow.file, producer.run), (o) => (o.expr !== null && (ranges === null || ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : []));
   return fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);

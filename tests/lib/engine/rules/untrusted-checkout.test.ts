@@ -1878,6 +1878,50 @@ describe(`${RULE}: the head through env: and job outputs (issue 25)`, () => {
   });
 });
 
+describe(`${RULE}: the commit a pull request checkout holds, read with git and handed on`, () => {
+  const workflow = (ref: string, opts: { path?: string; command?: string } = {}) => yaml`
+    on: pull_request_target
+    permissions:
+      contents: read
+    jobs:
+      info:
+        runs-on: ubuntu-latest
+        outputs:
+          sha: \${{ steps.sha.outputs.sha }}
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: ${ref}${opts.path === undefined ? '' : `\n              path: ${opts.path}`}
+          - id: sha
+            run: echo "sha=$(${opts.command ?? 'git rev-parse --verify HEAD'})" >> "$GITHUB_OUTPUT"
+      build:
+        needs: info
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ needs.info.outputs.sha }}
+          - run: make
+            env:
+              TOKEN: \${{ secrets.TOKEN }}
+  `;
+
+  it('`git rev-parse HEAD` after a checkout of the merge ref is the pull request commit, in the job that checks it out again', () => {
+    // Job `info` runs nothing from its checkout: only `build` is reported.
+    for (const command of ['git rev-parse --verify HEAD', 'git rev-parse HEAD', 'git log -1 --format=%H']) {
+      const records = recordsWith(RULE, workflow('refs/pull/${{ github.event.number }}/merge', { command }));
+      expect(records.map((r) => `${r.job} ${r.finding.severity}`), command).toEqual(['build HIGH']);
+      expect(records[0]?.finding.description).toContain('needs.info.outputs.sha <- steps.sha.outputs.sha <- the commit of the checkout at step 1 (refs/pull/<number>)');
+    }
+  });
+
+  it('negative: the commit of a base-branch checkout, of a checkout in another directory, or of another revision', () => {
+    expect(scanWith(RULE, workflow('${{ github.event.pull_request.base.sha }}')).map((f) => f.severity)).toEqual([]);
+    expect(recordsWith(RULE, workflow('refs/pull/${{ github.event.number }}/merge', { path: 'pr' })).map((r) => r.job)).toEqual([]);
+    expect(recordsWith(RULE, workflow('refs/pull/${{ github.event.number }}/merge', { command: 'git rev-parse HEAD~1' })).map((r) => r.job)).toEqual([]);
+  });
+});
+
 describe(`${RULE}: a comment bot whose first job checks the commenter's permission`, () => {
   const caller = {
     path: '.github/workflows/bot.yml',
