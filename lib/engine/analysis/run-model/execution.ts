@@ -440,10 +440,14 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
       return { kind: 'project', evidence: `\`${program} -m ${module.name}\``, path: cwd };
     }
     const script = args.find((a) => !a.startsWith('-'));
-    if (script === undefined || args.some((a) => a === '-c' || a === '-e' || a === '-Command' || a === '-command')) return null;
+    // `-e` is inline code for `node`, `perl` and `ruby`, but errexit for a shell (`bash -e ./ci/x.sh` runs the file).
+    if (script === undefined || args.some((a) => a === '-c' || (a === '-e' && !STDIN_SHELLS.has(name)) || a === '-Command' || a === '-command')) return null;
     // `bash -s -- args` (`curl ... | sudo bash -s -- -t x`): the shell reads its commands from standard input; the
     // words after it are that script's arguments, not a file.
     if (STDIN_SHELLS.has(name) && args.slice(0, args.indexOf(script)).some((a) => /^-[a-z]*s[a-z]*$/.test(a))) return null;
+    // `bash <(curl -Ls https://host/get.sh) report`: a process substitution, the script a command printed (a
+    // download, pipe-to-shell's to judge), not a file of the workspace.
+    if (script.startsWith('<(')) return null;
     return { kind: 'file', evidence: `\`${program} ${script}\``, path: resolvePath(cwd, script) };
   }
   if (PACKAGE_RUNNERS.has(name)) {

@@ -37,6 +37,13 @@ describe('the command a description names for what a step runs', () => {
     expect(executions('python -c "import x"')).toEqual([]);
   });
 
+  it("runs no workspace file for a shell given a process substitution: the script a download printed", () => {
+    expect(executions('bash <(curl -Ls https://coverage.codacy.com/get.sh) report --coverage-reports cov.xml')).toEqual([]);
+    expect(executions('sh <(wget -qO- https://example.com/install.sh)')).toEqual([]);
+    // Negative: a script file of the workspace, after the same options, still runs.
+    expect(executions('bash -e ./ci/report.sh')).toEqual(['file: `bash ./ci/report.sh` @ ci/report.sh']);
+  });
+
   it('shows an argument that is a GitHub expression whole, not cut at `${{`, within the length bound', () => {
     expect(executions('make ${{ matrix.target }}')).toEqual(['project: `make ${{ matrix.target }}` @ ']);
     expect(executions('make test')).toEqual(['project: `make test` @ ']);
