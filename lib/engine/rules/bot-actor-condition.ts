@@ -1,5 +1,6 @@
 import { conditionOf } from '../analysis/expression-sites.js';
-import type { JobRun } from '../analysis/run-model/index.js';
+import type { JobRun, RunModel } from '../analysis/run-model/index.js';
+import { occasionsOfSet } from '../analysis/run-model/conditions.js';
 import { minorWrites } from '../analysis/run-model/holdings.js';
 import { stepWhere } from '../analysis/step-label.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
@@ -244,6 +245,26 @@ function onDependabotRuns(step: Step, workflow: Workflow): boolean {
   return !(node instanceof Logical) && /dependabot/i.test(botComparison(node)?.text ?? '');
 }
 
+/**
+ * The pull request activities a job (or step) runs on when they are all ones Dependabot causes only on its own pull
+ * requests (`opened`, `reopened`, `closed`, `labeled` ...): the way to make it the actor of an outsider's pull
+ * request is to have it push to the fork's branch, `synchronize` (or any activity, when `types:` is not listed).
+ * Null when some occasion is not such an activity (another event, `synchronize`, no `types:`).
+ */
+function ownPullRequestActivities(runs: RunModel, job: Job, step: Step | null): string[] | null {
+  const set = step === null ? runs.jobRunSet(job) : runs.runSet(step);
+  if (set === undefined) return null;
+  const occasions = occasionsOfSet(set);
+  if (occasions.length === 0) return null;
+  const actions = new Set<string>();
+  for (const occasion of occasions) {
+    if (occasion.event !== 'pull_request_target' && occasion.event !== 'pull_request') return null;
+    if (occasion.action === null || occasion.action === 'synchronize') return null;
+    actions.add(occasion.action);
+  }
+  return [...actions];
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'bot-actor-condition',
@@ -278,13 +299,18 @@ export default defineWorkflowRule({
       // (A chat webhook the job holds is not that: it posts to one channel, outside the repository.)
       const writesSomething = minorWrites(run.holdings).length > 0;
       const verifier = /dependabot/i.test(comparison) ? dependabotVerifier(job, step === null ? null : step.index, workflow) : null;
+      // Only activities Dependabot causes on its own pull requests start it (no `synchronize`): passing the check
+      // means the pull request is Dependabot's own.
+      const ownOnly = verifier === null && granted.how === undefined && /dependabot/i.test(comparison) ? ownPullRequestActivities(context.runs, job, step) : null;
       // The holdings are the attacker's only through what the gated steps do for them: run their pull request's
       // code (a checkout or artifact of it that a gated step executes), or merge it. Otherwise they get the job's
       // act on their pull request (an approval, a label, a comment) with those holdings: MEDIUM.
       const gated = step === null ? job.steps : [step];
       const acting = run.valuables.length > 0 ? gatedPayoff(run, gated) : null;
-      const severity = !privileged || verifier !== null ? 'LOW' : run.valuables.length > 0 ? (acting === null ? 'MEDIUM' : undefined) : writesSomething ? 'MEDIUM' : 'LOW';
-      const holds = verifier !== null
+      const severity = !privileged || verifier !== null || ownOnly !== null ? 'LOW' : run.valuables.length > 0 ? (acting === null ? 'MEDIUM' : undefined) : writesSomething ? 'MEDIUM' : 'LOW';
+      const holds = ownOnly !== null
+        ? `; but it runs only on ${ownOnly.map((a) => `\`${a}\``).join(', ')}, where the actor is whoever opened or acted on the pull request: Dependabot does that only to its own pull requests, and a push to an outsider's branch (\`synchronize\`), the way to make it the actor of someone else's pull request, does not start it (LOW).`
+        : verifier !== null
         ? `; but ${stepWhere(verifier)} runs \`dependabot/fetch-metadata\`, which fails the job unless the pull request was opened by Dependabot and holds only its verified commits, so what follows runs only for Dependabot's own pull requests (LOW: the check alone would not hold).`
         : !privileged
         ? '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'

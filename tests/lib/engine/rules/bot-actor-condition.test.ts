@@ -73,6 +73,32 @@ describe(RULE, () => {
     expect(plain[0]?.description).toContain('no secrets and a read-only token');
   });
 
+  it("is LOW for Dependabot when only activities it causes on its own pull requests start the job (no synchronize)", () => {
+    const workflow = (types: string, login = 'dependabot[bot]') => yaml`
+      on:
+        pull_request_target:
+          types: ${types}
+      jobs:
+        automerge:
+          if: github.actor == '${login}'
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            - run: gh pr merge --auto --rebase "$PR_URL"
+              env:
+                GITHUB_TOKEN: \${{ secrets.API_TOKEN }}
+    `;
+    const own = scanWith(RULE, workflow('[opened, reopened]'));
+    expect(positions(own)).toEqual(['6:9 LOW']);
+    expect(own[0]?.description).toContain('it runs only on `opened`, `reopened`');
+    // Negative: a push to the fork's branch (`synchronize`, also among the default activities) makes Dependabot the actor.
+    expect(positions(scanWith(RULE, workflow('[opened, synchronize]')))).toEqual(['6:9 HIGH']);
+    expect(positions(scanWith(RULE, workflow('[opened, reopened]').replace(/\n {4}types: \[opened, reopened\]/, '')))).toEqual(['5:9 HIGH']);
+    // Another bot (a labeler app acting on everyone's pull requests) is not read this way.
+    expect(positions(scanWith(RULE, workflow('[labeled]', 'github-actions[bot]')))).toEqual(['6:9 HIGH']);
+  });
+
   it('ignores exclusions: != and negated checks only skip work for the bot', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request_target
