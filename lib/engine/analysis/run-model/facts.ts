@@ -63,7 +63,9 @@ export function holdingFactsOf(h: Holdings, held: readonly string[]): string[] {
   if (mayHoldDefault(h)) facts.push('token:default');
   if (holdsSecrets(h)) facts.push('holds:secrets');
   if (h.oidc) facts.push('holds:oidc');
-  if (h.selfHosted === 'definite') facts.push('holds:self-hosted');
+  // A machine the repository already opens to forks' pull requests with no approval (open-runners.ts) is no holding
+  // an outsider lacks: a path through it (a third party's mutable action there) adds no way onto it.
+  if (h.selfHosted === 'definite' && h.runnerOpenToForks === undefined) facts.push('holds:self-hosted');
   if (h.publishes !== null) facts.push('holds:publish');
   return facts;
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positions, scanWith } from '../../../support/engine.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
 
 /**
  * A self-hosted runner the repository already opens to forks (run model, open-runners.ts): a job that runs a
@@ -50,6 +52,15 @@ describe('runners already open to forks', () => {
     expect(images[0]?.description).toContain("the same self-hosted runners already run forks' pull requests");
     // The fork-running job keeps its own finding.
     expect(positions(scanWith('self-hosted-runner', files).filter((f) => f.file.endsWith('tests.yml')))).toEqual(['4:15 HIGH']);
+  });
+
+  it('joins no foothold path through a job on those runners that holds a secret: the way onto the machine is the fork', () => {
+    const withSecret = (runsOn: string) => ({ ...nightly(runsOn), text: nightly(runsOn).text.replace('      - run: make test\n', '      - run: make test\n        env:\n          TOKEN: ${{ secrets.HUB_TOKEN }}\n') });
+    const paths = (files: { path: string; text: string }[]) => findCombinations(scanRepository(files, {}).records, () => true).filter((c) => c.id === 'persistent-supply-chain-foothold').map((c) => c.file);
+    expect(scanWith('unpinned-action', [forkTests('[self-hosted, gpu]'), withSecret('[self-hosted, gpu, large]')]).filter((f) => f.description.includes('someone/file-an-issue')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(paths([forkTests('[self-hosted, gpu]'), withSecret('[self-hosted, gpu, large]')])).toEqual([]);
+    // Negative: on runners no fork reaches, the path stands.
+    expect(paths([forkTests('[self-hosted, gpu]'), withSecret('[self-hosted, cpu]')])).toEqual(['.github/workflows/nightly.yml']);
   });
 
   it('keeps the machine worth taking when the runners differ or no fork runs unapproved there', () => {
@@ -143,6 +154,61 @@ jobs:
       };
       expect(nightlyAction([listLeg, nightly('[self-hosted, gpu, large]')]).map((f) => f.severity)).toEqual(['LOW']);
       expect(nightlyAction([listLeg, nightly('[self-hosted, cpu]')]).map((f) => f.severity)).toEqual(['MEDIUM']);
+    });
+  });
+
+  describe("a reusable workflow's runners, named by its inputs", () => {
+    const caller = (arch: string) => ({
+      path: '.github/workflows/dev.yml',
+      text: `on: pull_request
+jobs:
+  linux:
+    uses: ./.github/workflows/reuse.yml
+    with:
+      runner_arch: ${arch}
+`,
+    });
+    const reuse = {
+      path: '.github/workflows/reuse.yml',
+      text: `on:
+  workflow_call:
+    inputs:
+      runner_arch:
+        type: string
+        default: X64
+      provider:
+        type: string
+        default: aws
+jobs:
+  test:
+    runs-on:
+      - self-hosted
+      - \${{ inputs.runner_arch }}
+      - "\${{ inputs.provider }}"
+    steps:
+      - uses: actions/checkout@v4
+      - run: make test
+      - uses: someone/setup-tool@v1
+`,
+    };
+    const nightlyAction = (files: { path: string; text: string }[]) =>
+      scanWith('unpinned-action', files).filter((f) => f.file.endsWith('nightly.yml') && f.description.includes('someone/file-an-issue'));
+
+    it('resolves the labels through what each local caller passes (or the default), for other jobs on those runners', () => {
+      expect(nightlyAction([caller('ARM64'), reuse, nightly('[self-hosted, arm64, aws, 2c]')]).map((f) => f.severity)).toEqual(['LOW']);
+      // Negative: the caller sends the job to other runners.
+      expect(nightlyAction([caller('X64'), reuse, nightly('[self-hosted, arm64, aws, 2c]')]).map((f) => f.severity)).toEqual(['MEDIUM']);
+      // Negative: a value the caller computes is not known.
+      expect(nightlyAction([caller("${{ github.event.inputs.arch || 'ARM64' }}"), reuse, nightly('[self-hosted, arm64, aws]')]).map((f) => f.severity)).toEqual(['MEDIUM']);
+    });
+
+    it('counts the fork-running job itself as open, whatever its labels, and joins no foothold path there', () => {
+      const own = scanWith('unpinned-action', [caller('${{ github.event.inputs.arch }}'), reuse]).filter((f) => f.description.includes('someone/setup-tool'));
+      expect(own.map((f) => f.severity)).toEqual(['LOW']);
+      expect(own[0]?.description).toContain('its self-hosted runner is one that forks already reach');
+      const { records } = scanRepository([caller('${{ github.event.inputs.arch }}'), reuse], {});
+      expect(records.some((r) => r.finding.rule_id === 'self-hosted-runner' && r.finding.severity === 'HIGH')).toBe(true);
+      expect(findCombinations(records, () => true).filter((c) => c.id === 'persistent-supply-chain-foothold')).toEqual([]);
     });
   });
 });
