@@ -1,6 +1,6 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
-import { ContextAccess, contextPath, Grouping, IndexAccess, Literal, Logical, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
+import { Binary, ContextAccess, contextPath, Grouping, IndexAccess, Literal, Logical, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
 import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, readsDownloadIntoOutputs, readsFile, stepDownloads, type ForeignDownload } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
@@ -553,6 +553,8 @@ export interface UntrustedCheckout {
    * github.event.repository.default_branch || github.event.pull_request.head.sha`): a fork's gets the base branch.
    */
   sameRepositoryRef?: true;
+  /** With `sameRepositoryRef`: other head repositories its condition lets through by name (a named member's fork). */
+  namedRepositories?: string[];
 }
 
 /** True when what the checkout runs is the commit a maintainer approved: pinned by the event, or the race closed by a check. */
@@ -611,6 +613,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const found: Omit<UntrustedCheckout, 'approved' | 'trigger' | 'gated'>[] = [];
     // Inputs whose pull request head only a same-repository pull request gets (`forkOperand`).
     let sameRepositoryOnly = false;
+    let named: string[] = [];
     for (const input of checkoutInputs(step)) {
       const evidence = prHeadReference(input.node, { workflow, job, step }, triggers);
       // A branch name names a branch of the checked-out repository: the base one, whose branches only
@@ -624,6 +627,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
       if (evidence !== null) {
         found.push({ step, node: input.node, how: `\`${input.name}: ${String(input.node.value).trim()}\``, evidence: `\`${evidence}\`` });
         sameRepositoryOnly = headOnlyForSameRepository(input.node, { workflow, job, step }, triggers);
+        if (sameRepositoryOnly) named = namedOtherRepositories(input.node, { workflow, job, step }, repository.fullName);
         break;
       }
     }
@@ -658,7 +662,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
     // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
     const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment' && g.kind !== 'unread-check');
-    const byRef: { sameRepositoryRef?: true } = sameRepositoryOnly && found.length === 1 ? { sameRepositoryRef: true } : {};
+    const byRef: { sameRepositoryRef?: true; namedRepositories?: string[] } = sameRepositoryOnly && found.length === 1 ? { sameRepositoryRef: true, ...(named.length > 0 ? { namedRepositories: named } : {}) } : {};
     for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, ...raceClosed, ...byRef, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
@@ -684,12 +688,45 @@ function forkOperand(expr: Expr): Expr | null {
   if (!(node instanceof Logical) || node.operator.lexeme !== '||' || node.args.length !== 2) return null;
   const first = ungrouped(node.args[0] as Expr);
   if (!(first instanceof Logical) || first.operator.lexeme !== '&&' || first.args.length !== 2) return null;
-  const onForks = holdsOnForks(ungrouped(first.args[0] as Expr));
+  const cond = ungrouped(first.args[0] as Expr);
+  const onForks = holdsOnForks(cond) ?? namedHeadRepositories(cond);
   if (onForks === null) return null;
   if (!onForks) return node.args[1] as Expr;
   const value = ungrouped(first.args[1] as Expr);
   const nonEmpty = value instanceof Literal ? typeof value.token.value === 'string' && value.token.value !== '' : NEVER_EMPTY.has(contextPath(value)?.join('.').toLowerCase() ?? '');
   return nonEmpty ? value : null;
+}
+
+/** The head repository's full name in a pull request or `workflow_run` payload. */
+const HEAD_REPOSITORY_NAME = new Set(['github.event.pull_request.head.repo.full_name', 'github.event.workflow_run.head_repository.full_name']);
+
+/** `lit` when `expr` compares the head repository's full name with `op` against a string literal, else null. */
+function headNameComparison(expr: Expr, op: '==' | '!='): string | null {
+  const node = ungrouped(expr);
+  if (!(node instanceof Binary) || node.operator.lexeme !== op) return null;
+  for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
+    const path = contextPath(ungrouped(a))?.join('.').toLowerCase();
+    const literal = ungrouped(b);
+    if (path !== undefined && HEAD_REPOSITORY_NAME.has(path) && literal instanceof Literal && typeof literal.token.value === 'string' && literal.token.value.includes('/')) return literal.token.value;
+  }
+  return null;
+}
+
+/**
+ * Whether a condition that names head repositories holds on a fork's pull request: true for `name != 'a/b' && name
+ * != 'c/d'` (every fork but those named), false for `name == 'a/b' || name == 'c/d'` (only those named), null for any
+ * other form. The repositories named are chosen by the maintainers (this one, a named member's fork): their pushers
+ * are trusted authors, as a same-repository head's are.
+ */
+function namedHeadRepositories(expr: Expr): boolean | null {
+  const node = ungrouped(expr);
+  const single = (op: '==' | '!=') => headNameComparison(node, op) !== null;
+  if (single('!=')) return true;
+  if (single('==')) return false;
+  if (!(node instanceof Logical)) return null;
+  const op = node.operator.lexeme === '&&' ? '!=' : node.operator.lexeme === '||' ? '==' : null;
+  if (op === null || !node.args.every((a) => headNameComparison(a as Expr, op) !== null)) return null;
+  return op === '!=';
 }
 
 /**
@@ -702,6 +739,23 @@ function headOnlyForSameRepository(node: YScalar, scope: Scope, triggers: PrHead
   if (exprs.length !== 1) return false;
   const operand = forkOperand(exprs[0] as Expr);
   return operand !== null && fromExpr(operand, scope, triggers, 0) === null;
+}
+
+/**
+ * The head repositories other than this one that a checkout input's fork condition lets through by name
+ * (`namedHeadRepositories`: `full_name != 'rust-lang/team' && full_name != 'someone/team'` names `someone/team` in
+ * `rust-lang/team`), in the condition's spelling; empty when it names none.
+ */
+function namedOtherRepositories(node: YScalar, scope: Scope, repository: string | null): string[] {
+  const expr = exprsOf(scope, node)[0];
+  const top = expr === undefined ? null : ungrouped(expr);
+  if (!(top instanceof Logical) || top.args.length !== 2) return [];
+  const first = ungrouped(top.args[0] as Expr);
+  if (!(first instanceof Logical) || first.operator.lexeme !== '&&') return [];
+  const cond = ungrouped(first.args[0] as Expr);
+  const parts = cond instanceof Logical ? cond.args.map((a) => a as Expr) : [cond];
+  const names = parts.map((p) => headNameComparison(p, '!=') ?? headNameComparison(p, '==')).filter((n): n is string => n !== null);
+  return names.filter((n) => n.toLowerCase() !== repository);
 }
 
 /** At most this many levels of local composite actions are read for checkouts. */

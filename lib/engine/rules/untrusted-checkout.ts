@@ -109,7 +109,8 @@ export default defineWorkflowRule({
             ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
             severity: 'LOW',
             message:
-              `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`; ${sinkText(job, sinks, entry)}; ${describeClaim(claim)}. ` +
+              `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`; ${sinkText(job, sinks, entry)}; ${describeClaim(claim)}` +
+              (checkout.namedRepositories === undefined ? '. ' : `. The ref's condition also lets through pull requests from ${checkout.namedRepositories.map((n) => `\`${n}\``).join(', ')}, which it names: whoever pushes there is someone the maintainers chose. `) +
               `LOW: what runs is a branch of this repository, not an outsider's code, but whoever pushes such a branch (someone with write access, or a bot of the repository such as Dependabot, whose update brings a dependency's new release) runs it with what the job holds${held.valuables.length > 0 ? ', before anyone reviews the pull request' : ''}.`,
             facts: [...reachFacts(reach), 'exec', ...holdingFacts(held), ...runFact(context.runs, entry.step)],
             key: `same-repository:${job.id}:${entry.step.index}`,

@@ -2680,3 +2680,43 @@ describe(`${RULE}: the approved commit handed on through a job output`, () => {
     expect(found[0]?.description).toContain('commits pushed after the approval run');
   });
 });
+
+describe(`${RULE}: a ref that names the head repositories it checks out`, () => {
+  const workflow = (ref: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    permissions: {}
+    jobs:
+      dry-run:
+        runs-on: ubuntu-latest
+        permissions:
+          pull-requests: write
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: ${ref}
+              persist-credentials: false
+          - run: cargo run -- dry-run
+            env:
+              KEY: \${{ secrets.APP_PRIVATE_KEY }}
+  `;
+  const name = 'github.event.workflow_run.head_repository.full_name';
+
+  it('is LOW when every fork but the repositories it names gets the default branch, and names them', () => {
+    for (const ref of [
+      `\${{ (${name} != 'acme/team' && ${name} != 'member/team') && 'main' || github.event.workflow_run.head_sha }}`,
+      `\${{ (${name} == 'acme/team' || ${name} == 'member/team') && github.event.workflow_run.head_sha || 'main' }}`,
+    ]) {
+      const found = scanWith(RULE, workflow(ref), { repository: 'acme/team' });
+      expect(positions(found), ref).toEqual(['14:16 LOW']);
+      expect(found[0]?.description).toContain('The ref\'s condition also lets through pull requests from `member/team`, which it names');
+    }
+  });
+
+  it('negative: a condition that lets every fork through, like no condition, keeps the checkout an outsider\'s', () => {
+    expect(scanWith(RULE, workflow(`\${{ (${name} == 'acme/team' || ${name} != 'member/team') && github.event.workflow_run.head_sha || 'main' }}`), { repository: 'acme/team' }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow(`\${{ github.event.workflow_run.head_sha }}`), { repository: 'acme/team' }).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
