@@ -298,6 +298,20 @@ function workspaceCheckoutBefore(producer: Step): Step | undefined {
   return undefined;
 }
 
+/** `gh pr view ... --json <fields>`, with the fields it asks for. */
+const GH_PR_VIEW_JSON = /\bgh\s+pr\s+view\b[^\n|;&]{0,300}?--json[=\s]+["']?([\w,]+)/g;
+/** JSON fields of `gh pr view` that name the head's code: its branch, commit, repository, commits or files. */
+const HEAD_FIELD = /^(?:head|commits$|files$|mergeCommit$|potentialMergeCommit$)/i;
+
+/**
+ * `text` without its `gh pr view` calls whose `--json` fields name nothing of the head (`number,baseRefName`): they
+ * look up the pull request's number or base branch, not its code.
+ */
+function withoutBaseOnlyViews(text: string): string {
+  if (!text.includes('--json')) return text;
+  return text.replace(GH_PR_VIEW_JSON, (match, fields: string) => (fields.split(',').some((f) => HEAD_FIELD.test(f.trim())) ? match : ''));
+}
+
 /** A script that lists a pull request's commits. */
 const PR_COMMITS = /\bpulls\.listCommits\b|\/pulls\/[^\s'"`]*\/commits\b/;
 /** A commit's SHA in an output value (`commit.sha`, `commits[n - 1].sha`). */
@@ -343,7 +357,7 @@ function fromProducerScript(producer: Step, text: string, ranges: readonly (read
   // The script's own text looks a pull request up; a `${{ github.event.pull_request.head.sha }}` it writes is the
   // event's value, read below through its expression (the commit the event names, not one read when the job runs).
   const own = text.includes('${{') ? text.replace(/\$\{\{[^}]{0,400}\}\}/g, '') : text;
-  if (PR_LOOKUP.test(own)) return `${lookupText(branchOnlyLookup(own))} by step ${label}`;
+  if (PR_LOOKUP.test(withoutBaseOnlyViews(own))) return `${lookupText(branchOnlyLookup(own))} by step ${label}`;
   if (readsDownload) return `artifact content read by step ${label}`;
   // `sha=$(git rev-parse HEAD)` after a checkout of the pull request's code, in the same directory: the commit that
   // checkout holds, which is the pull request's, whatever the output is called.

@@ -2720,3 +2720,38 @@ describe(`${RULE}: a ref that names the head repositories it checks out`, () => 
     expect(scanWith(RULE, workflow(`\${{ github.event.workflow_run.head_sha }}`), { repository: 'acme/team' }).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: what a gh pr view lookup names`, () => {
+  const workflow = (fields: string, jq: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      report:
+        runs-on: ubuntu-latest
+        steps:
+          - id: pr
+            env:
+              GH_TOKEN: \${{ github.token }}
+              BRANCH: \${{ github.event.workflow_run.head_branch }}
+            run: |
+              RESPONSE=$(gh pr view "$BRANCH" --repo "$GITHUB_REPOSITORY" --json ${fields})
+              TARGET=$(echo "$RESPONSE" | jq -r '${jq}')
+              echo "ref=$TARGET" >> "$GITHUB_OUTPUT"
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ steps.pr.outputs.ref }}
+          - run: ./gradlew build
+            env:
+              TOKEN: \${{ secrets.SONAR_TOKEN }}
+  `;
+
+  it('a lookup of the number and base branch names no pull request code', () => {
+    expect(scanWith(RULE, workflow('number,baseRefName', '.baseRefName'))).toEqual([]);
+  });
+
+  it("negative: a lookup that asks for the head's commit is the pull request's code", () => {
+    expect(scanWith(RULE, workflow('number,headRefOid', '.headRefOid')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
