@@ -26,7 +26,7 @@ import { commandName, logicalLines, pipelines, scriptPipelines, words } from '..
 import { getText } from '../../yaml/model.js';
 import type { Ownership } from './ownership.js';
 import type { WorkspaceEntry } from './workspace.js';
-import { workingDirectory } from './execution.js';
+import { scriptCommands, within, workingDirectory } from './execution.js';
 
 /** A step as it runs in a job (index.ts's `CalledStep`). */
 interface CalledStep {
@@ -190,10 +190,33 @@ export function laterUse(steps: readonly CalledStep[], entry: WorkspaceEntry, ow
       does.push(...found.does);
       continue;
     }
+    // Read command by command, each in the directory it runs in (after the script's `cd`s): a tool run in another
+    // directory (`cd upstream && npx tool`) reads its configuration there, not from the checkout's `path:`.
+    const inside = found.unknown !== null && step.run !== undefined && entry.dir !== null && entry.dir !== '' ? unknownInDirectory(step, entry.dir) : undefined;
+    if (inside === null) {
+      does.push(...found.does);
+      continue;
+    }
+    if (inside !== undefined) return { unknown: { step, what: inside }, does: [...new Set(does)] };
     if (found.unknown !== null) return { unknown: { step, what: found.unknown }, does: [...new Set(does)] };
     does.push(...found.does);
   }
   return { unknown: null, does: [...new Set(does)] };
+}
+
+/**
+ * The first command of a `run:` step that may load configuration from its working directory and runs in `dir` (or
+ * in a directory not known, or names `dir` as a path), in words; null when every such command runs elsewhere.
+ */
+function unknownInDirectory(step: Step, dir: string): string | null {
+  const script = typeof step.run?.value === 'string' ? step.run.value : '';
+  const named = new RegExp(`(?:^|[\\s"'=/])${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:/|[\\s"']|$)`);
+  for (const command of scriptCommands(script, workingDirectory(step))) {
+    const found = commandUse(command.text);
+    if (found.unknown === null) continue;
+    if (command.cwd === null || within(command.cwd, dir) || named.test(command.text)) return found.unknown;
+  }
+  return null;
 }
 
 /**

@@ -99,6 +99,10 @@ jobs:
     expect(scanWith(RULE, aside('- run: npx markdown-table-formatter .'))).toEqual([]);
     expect(positions(scanWith(RULE, aside('- run: cd pr && npx markdown-table-formatter .')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, aside('- run: npx markdown-table-formatter .\n        working-directory: pr')))).toEqual(['8:23 MEDIUM']);
+    // A script that names the checkout's directory but runs the tool after a `cd` into another one: read per command.
+    expect(scanWith(RULE, aside('- run: |\n          yq e .version "$GITHUB_WORKSPACE/pr/Chart.yaml"\n          cd "$GITHUB_WORKSPACE/upstream" || exit 1\n          npx markdown-table-formatter .'))).toEqual([]);
+    expect(positions(scanWith(RULE, aside('- run: |\n          cd "$GITHUB_WORKSPACE/upstream" || exit 1\n          npx markdown-table-formatter ../pr')))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, aside('- run: |\n          cd "$GITHUB_WORKSPACE/upstream" || exit 1\n          cd ../pr\n          npx markdown-table-formatter .')))).toEqual(['8:23 MEDIUM']);
   });
 
   it('counts a registry tool that loads its configuration as code (`npx prettier`, `pnpm dlx eslint`) as running the checkout', () => {
