@@ -435,21 +435,36 @@ function saysCredential(name: string, words: RegExp): boolean {
  * whatever its name. Names compare without case, as GitHub's secrets do.
  */
 export function isIdentifierSecret(model: Workflow | Action, name: string): boolean {
-  return isIdentifierName(name) && !credentialHandings(model).has(name.toUpperCase());
+  const upper = name.toUpperCase();
+  const handings = secretHandings(model);
+  // A secret the workflow hands to an access key ID (`aws-access-key-id:`, `AWS_ACCESS_KEY_ID:`), and never to a
+  // credential's name, is that ID whatever it is called (`AWS_ACCESS_KEY`).
+  return (isIdentifierName(name) || handings.accessKeyIds.has(upper)) && !handings.credentials.has(upper);
 }
 
-const credentialHandingCache = new ScanCache<Workflow | Action, ReadonlySet<string>>();
+interface SecretHandings {
+  /** Secrets (upper case) handed to a name that says credential (`saysCredential`: `password`, `TOKEN`, not `aws-access-key-id`). */
+  credentials: ReadonlySet<string>;
+  /** Secrets (upper case) handed to an access key ID's name (`aws-access-key-id`, `AWS_ACCESS_KEY_ID`). */
+  accessKeyIds: ReadonlySet<string>;
+}
 
-/** The secrets (upper case) a workflow hands to a name that says credential (`saysCredential`: `password`, `TOKEN`, not `aws-access-key-id`), in any `env:`, `with:`, `secrets:` or `credentials:`. */
-function credentialHandings(model: Workflow | Action): ReadonlySet<string> {
-  let found = credentialHandingCache.get(model);
+const secretHandingCache = new ScanCache<Workflow | Action, SecretHandings>();
+
+/** What names a workflow hands its secrets to, in any `env:`, `with:`, `secrets:` or `credentials:`. */
+function secretHandings(model: Workflow | Action): SecretHandings {
+  let found = secretHandingCache.get(model);
   if (found !== undefined) return found;
   const against = new Set<string>();
+  const ids = new Set<string>();
   const read = (map: YNode | undefined): void => {
     if (map?.kind !== 'map') return;
     for (const pair of map.pairs) {
-      if (!saysCredential(keyText(pair.key), IDENTIFIER_CREDENTIAL_PART)) continue;
-      for (const use of secretOccurrencesIn(model, pair.value)) against.add(use.name.toUpperCase());
+      const key = keyText(pair.key);
+      const credential = saysCredential(key, IDENTIFIER_CREDENTIAL_PART);
+      const id = !credential && ACCESS_KEY_ID_END.test(nameParts(key));
+      if (!credential && !id) continue;
+      for (const use of secretOccurrencesIn(model, pair.value)) (credential ? against : ids).add(use.name.toUpperCase());
     }
   };
   if (fileMayUseSecrets(model)) {
@@ -474,8 +489,8 @@ function credentialHandings(model: Workflow | Action): ReadonlySet<string> {
       read(step.with);
     }
   }
-  found = against;
-  credentialHandingCache.set(model, found);
+  found = { credentials: against, accessKeyIds: ids };
+  secretHandingCache.set(model, found);
   return found;
 }
 

@@ -40,6 +40,28 @@ describe(RULE, () => {
     expect(findings.every((f) => f.description.includes('in a form GitHub does not mask'))).toBe(true);
   });
 
+  it('reads a secret the workflow hands to an access key ID as that ID, whatever its name, unless it also hands it to a credential', () => {
+    const workflow = (also = '') => yaml`
+      on: push
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                echo "AWS_ACCESS_KEY=\${{ secrets.AWS_ACCESS_KEY }}" >> $GITHUB_ENV
+                echo "AWS_SECRET_KEY=\${{ secrets.AWS_SECRET_KEY }}" >> $GITHUB_ENV
+            - uses: aws-actions/configure-aws-credentials@v4
+              with:
+                aws-access-key-id: \${{ secrets.AWS_ACCESS_KEY }}
+                aws-secret-access-key: \${{ secrets.AWS_SECRET_KEY }}${also}
+            - uses: someone/deploy@v1
+    `;
+    const names = (found: { description: string }[]) => found.map((f) => /`secrets\.(\w+)`/.exec(f.description)?.[1]);
+    expect(names(scanWith(RULE, workflow()))).toEqual(['AWS_SECRET_KEY']);
+    // Negative: also handed to a name that says credential, it is one.
+    expect(names(scanWith(RULE, workflow('\n              env:\n                API_TOKEN: ${{ secrets.AWS_ACCESS_KEY }}')))).toEqual(['AWS_ACCESS_KEY', 'AWS_SECRET_KEY']);
+  });
+
   it('reports secrets written to outputs, GITHUB_ENV and the job summary', () => {
     const findings = scanWith(RULE, job([
       'echo "token=$TOKEN" >> "$GITHUB_OUTPUT"',
