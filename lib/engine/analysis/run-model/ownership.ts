@@ -736,7 +736,8 @@ const SERVER_URL = /^(?:\$\{\{github\.server_url\}\}|\$\{?GITHUB_SERVER_URL\}?)\
  *   with or without its dots and hyphens (`static.rust-lang.org` for `rust-lang`, `dl.deno.land` for
  *   `denoland`, `gradio.app` for `gradio-app`): first-party. Only owners the scan knows (the scanned
  *   repository's, and those its workflows compare `github.repository_owner` against) count, and only names of
- *   at least four characters, so a short account name does not claim a common domain.
+ *   at least four characters, so a short account name does not claim a common domain. So is a domain named as the
+ *   repository is when its owner's name starts with that name (`databend.com` for `databendlabs/databend`).
  */
 export function urlOwnership(url: string | null, identity: RepositoryIdentity): UrlOwner | null {
   if (url === null) return null;
@@ -787,6 +788,12 @@ export function urlOwnership(url: string | null, identity: RepositoryIdentity): 
   if (word.length >= 4) {
     for (const owner of identity.owners) {
       if (owner.startsWith(`${word}-`) || owner.endsWith(`-${word}`)) return { ownership: 'first-party', text: `the domain \`${registered.join('.')}\`, named as this repository's owner \`${owner}\` is` };
+    }
+    // The project's own domain: named as the repository is, whose owner's name starts with it (`databend.com` for
+    // `databendlabs/databend`); the repository's name alone is not enough (`acme/docker` does not own `docker.com`).
+    for (const full of identity.names) {
+      const [owner = '', repo = ''] = full.split('/');
+      if (spelled(repo) === spelled(word) && spelled(owner).startsWith(spelled(word))) return { ownership: 'first-party', text: `the project's own domain \`${registered.join('.')}\` (named as the repository \`${full}\`)` };
     }
   }
   return null;

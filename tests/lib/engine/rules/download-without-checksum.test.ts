@@ -222,6 +222,12 @@ describe(RULE, () => {
       expect(severities('curl -o awscliv2.zip https://awscli.amazonaws.com/awscli-exe-linux-x86_64.zip\nunzip awscliv2.zip\nsudo ./aws/install')).toEqual(['LOW']);
       expect(severities('curl -fsSLo ndk.zip https://dl.google.com/android/repository/android-ndk-r27c-linux.zip\nunzip ndk.zip')).toEqual(['LOW']);
       expect(severities('curl -fsSLo tool.zip https://dl.google.com/some-team/tool-latest.zip\nunzip tool.zip\n./tool/run')).not.toEqual(['LOW']);
+      // MinIO's client from its documented release path; another path on that host is not listed.
+      expect(severities('curl -fsSL https://dl.min.io/client/mc/release/linux-amd64/mc -o "$HOME/.local/bin/mc"\nchmod +x "$HOME/.local/bin/mc"')).toEqual(['LOW']);
+      expect(severities('curl -fsSL https://dl.min.io/community/tool -o "$HOME/.local/bin/tool"\nchmod +x "$HOME/.local/bin/tool"\ntool run')).not.toEqual(['LOW']);
+      // The project's own domain, named as the repository is (`databend.com` for `databendlabs/databend`).
+      expect(scanWith(RULE, held('curl -fsSLo tpch.tar.gz https://ci.databend.com/dataset/tpch.tar.gz\ntar xf tpch.tar.gz\n./tpch/load.sh'), { repository: 'databendlabs/databend' }).map((f) => f.severity)).toEqual(['LOW']);
+      expect(scanWith(RULE, held('curl -fsSLo tpch.tar.gz https://ci.databend.com/dataset/tpch.tar.gz\ntar xf tpch.tar.gz\n./tpch/load.sh'), { repository: 'acme/databend' }).map((f) => f.severity)).not.toEqual(['LOW']);
       // itch.io's butler from its own distribution host (the documented download); a mirror of it is not the vendor's.
       expect(severities('curl -L -o butler.zip https://broth.itch.zone/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['LOW']);
       expect(severities('curl -L -o butler.zip https://mirror.example.net/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['MEDIUM']);

@@ -487,6 +487,15 @@ describe('who owns what a URL serves', () => {
     expect(of('https://get.ghosttyx.dev/tool.zip', 'ghostty-org/ghostty')).toBeNull();
   });
 
+  it("a domain named as the repository is, whose owner's name starts with it (`databend.com` for `databendlabs/databend`), is first-party", () => {
+    const of = (url: string, repo: string) => urlOwnership(url, repositoryIdentity(EMPTY, repo))?.ownership ?? null;
+    expect(of('https://repo.databend.com/install/bendsql.sh', 'databendlabs/databend')).toBe('first-party');
+    expect(urlOwnership('https://ci.databend.com/x.tar.gz', repositoryIdentity(EMPTY, 'databendlabs/databend'))?.text).toBe("the project's own domain `databend.com` (named as the repository `databendlabs/databend`)");
+    // Negative: a repository named after a vendor does not own the vendor's domain, nor does a short name.
+    expect(of('https://download.docker.com/linux/static/docker.tgz', 'acme/docker')).toBeNull();
+    expect(of('https://get.abc.dev/tool.zip', 'abcd-x/abc')).toBeNull();
+  });
+
   it('any other host, a host the scan cannot read and a short owner name say nothing', () => {
     expect(owner('https://acme-labs.example.com/tool.zip')).toBeNull();
     expect(owner('https://example.com/acme-labs/tool.zip')).toBeNull();
