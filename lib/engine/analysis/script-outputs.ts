@@ -253,16 +253,47 @@ export function outputLines(script: string, name: string): ScriptSpan[] | null {
 
 /** `X=$(jq -r '.number | tonumber' f)`: jq fails (and `bash -e` with it) unless the value is a number. */
 const JQ_NUMBER = /^\s*(?:(?:export|local|readonly)\s+)?([A-Za-z_]\w*)=["']?\$\(\s*jq\b[^\n)]{0,200}?\b(?:tonumber|numbers)\b[^\n)]{0,200}\)["']?\s*(?:$|[;#&|])/gm;
-const jqNumbers = new ScanMemo<string, ReadonlySet<string>>(INDEX_CACHE_LIMIT);
+/**
+ * An assignment whose command substitution can print nothing but a count: its last stage counts what it reads on
+ * standard input (`... | grep -c PATTERN`, `... | wc -l`, both with an optional `|| true`; with a file operand they
+ * would print the file's name too), jq's `length` as the program's last filter (`jq -r '[.[] | ...] | length'`), or
+ * shell arithmetic (`$(( a + b ))`).
+ */
+const COUNT_ASSIGNMENT = new RegExp(
+  String.raw`^\s*(?:(?:export|local|readonly)\s+)?([A-Za-z_]\w*)=["']?\$(?:` +
+    // `| grep -c PATTERN` (options with `c` among their letters, one pattern operand) or `| wc -l` at the end.
+    String.raw`\([^\n]{0,400}?\|\s*(?:grep\s+(?:-[A-Za-z]+\s+)*-[A-Za-z]*c[A-Za-z]*\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'|;&)<>]+)|wc\s+-[lcwm])\s*(?:\|\|\s*true\s*)?\)` +
+    // `jq ... '... | length'` (the quoted program ends with `length`), reading a file or standard input.
+    String.raw`|\(\s*(?:[^\n]{0,400}?\|\s*)?jq\s+(?:-[A-Za-z]+\s+)*'(?:[^'\n]*\|\s*)?length\s*'(?:\s+[^\s"'|;&)<>$]+)?\s*\)` +
+    String.raw`|\(\([^\n()]{0,200}\)\)` +
+    String.raw`)["']?\s*(?:$|[;#&|])`,
+  'gm',
+);
+const numbersMemo = new ScanMemo<string, ReadonlySet<string>>(INDEX_CACHE_LIMIT);
 
-/** Variables a script assigns a number read by jq (`N=$(jq -r '.n | tonumber' f)`): jq fails the step on anything else. */
-function jqNumberVariables(script: string): ReadonlySet<string> {
-  let found = jqNumbers.get(script);
+/**
+ * Variables a script assigns only a number: read by jq (`N=$(jq -r '.n | tonumber' f)`, which fails the step on
+ * anything else), or a count (COUNT_ASSIGNMENT). A variable the script also assigns some other way is not one.
+ */
+function numberVariables(script: string): ReadonlySet<string> {
+  let found = numbersMemo.get(script);
   if (found !== undefined) return found;
   const names = new Set<string>();
   if (script.includes('jq')) for (const match of script.matchAll(JQ_NUMBER)) if (match[1] !== undefined) names.add(match[1]);
+  const counts = new Map<string, number>();
+  if (/\b(?:grep|wc|jq)\b|\$\(\(/.test(script)) {
+    for (const match of script.matchAll(COUNT_ASSIGNMENT)) {
+      const name = match[1];
+      if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+  }
+  for (const [name, count] of counts) {
+    const assignments = script.match(new RegExp(String.raw`(?:^|[\s;&|({])(?:(?:export|local|readonly|declare)\s+)?${name}\+?=`, 'gm'))?.length ?? 0;
+    const reads = script.match(new RegExp(String.raw`\bread\b[^\n;|&]*\b${name}\b|\bfor\s+${name}\b`, 'g'))?.length ?? 0;
+    if (assignments === count && reads === 0) names.add(name);
+  }
   found = names;
-  jqNumbers.set(script, found);
+  numbersMemo.set(script, found);
   return found;
 }
 
@@ -276,7 +307,7 @@ function jqNumberVariables(script: string): ReadonlySet<string> {
  */
 export function validatedVariables(script: string, errexit = false): Set<string> {
   const result = failingChecks(shellChecks(script, errexit));
-  for (const name of jqNumberVariables(script)) result.add(name);
+  for (const name of numberVariables(script)) result.add(name);
   return result;
 }
 
@@ -286,7 +317,7 @@ export function validatedVariables(script: string, errexit = false): Set<string>
  * the test itself; or the variable holds a number jq read. False when the range reads it some other way.
  */
 export function checkedReads(script: string, name: string, from: number, to: number): boolean {
-  if (jqNumberVariables(script).has(name)) return true;
+  if (numberVariables(script).has(name)) return true;
   const checks = shellChecks(script);
   if (!checks.ranges.has(name) && !checks.tests.has(name)) return false;
   const text = script.slice(from, to);

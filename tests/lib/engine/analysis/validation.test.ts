@@ -24,6 +24,28 @@ describe('validatedVariables: checks that fail the step unless a value has a kno
     expect(found('case $N in\n  *[!0-9]*) exit 1 ;;\nesac')).toEqual(['N']);
   });
 
+  it('reads counts: a last stage of `grep -c` or `wc -l` on standard input, jq `length`, shell arithmetic', () => {
+    const found = (script: string) => [...validatedVariables(script)].sort();
+    expect(found('N="$(echo "$FILES" | grep -c "charts" || true)"')).toEqual(['N']);
+    expect(found('N=$(echo "$FILES" | grep -vc "\\.md" || true)')).toEqual(['N']);
+    expect(found('LINES=$(echo "$FILES" | wc -l)')).toEqual(['LINES']);
+    expect(found(`B="$(echo "$DATA" | jq -r '[.[] | select(.filename|match("Chart.yaml"))] | length')"`)).toEqual(['B']);
+    expect(found(`B=$(jq 'length' files.json)`)).toEqual(['B']);
+    expect(found('T=$(( A + B ))')).toEqual(['T']);
+  });
+
+  it('negative: a count with a file operand (which prints the name), a stage after the count, a reassigned or read variable', () => {
+    const found = (script: string) => [...validatedVariables(script)];
+    expect(found('N=$(grep -c x $FILES)')).toEqual([]);
+    expect(found('N=$(wc -l "$F")')).toEqual([]);
+    expect(found('N=$(echo "$F" | grep -c x | sed s/0/none/)')).toEqual([]);
+    expect(found('N=$(echo "$F" | grep x)')).toEqual([]);
+    expect(found(`B=$(jq -r '.[] | .title' f.json)`)).toEqual([]);
+    expect(found(`B=$(jq -r 'length, .title' f.json)`)).toEqual([]);
+    expect(found('N=$(echo "$F" | wc -l)\nN="$TITLE"')).toEqual([]);
+    expect(found('N=$(echo "$F" | wc -l)\nread -r N < title.txt')).toEqual([]);
+  });
+
   it('reads integer comparisons of `[` and `test`, which fail on anything but an integer', () => {
     const found = (script: string) => [...validatedVariables(script)].sort();
     expect(found('test "$PR" -eq "$PR" || exit 1')).toEqual(['PR']);

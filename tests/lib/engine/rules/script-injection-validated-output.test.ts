@@ -143,3 +143,42 @@ describe(`${RULE}: a release tag checked in the first job, then expanded from it
     ]) expect(positions(scanWith(RULE, wf(check))).map((p) => p.split(' ')[1]), check).toEqual(['LOW']);
   });
 });
+
+describe(`${RULE}: a step output that carries only counts of the pull request's changed files`, () => {
+  const wf = (message: string) => yaml`
+    on:
+      pull_request_target:
+        types: [opened, synchronize]
+    permissions: {}
+    jobs:
+      get:
+        runs-on: ubuntu-latest
+        permissions:
+          pull-requests: read
+        steps:
+          - id: get
+            env:
+              PR: \${{ github.event.pull_request.number }}
+              GITHUB_TOKEN: \${{ github.token }}
+            run: |
+              data="$(gh api --paginate "/repos/$GITHUB_REPOSITORY/pulls/$PR/files")"
+              files="$(echo "$data" | jq -r '.[] | .filename')"
+              n="$(echo "$files" | xargs dirname | sort -u | grep -c "charts" || true)"
+              bumps="$(echo "$data" | jq -r '[.[] | select(.filename|match("Chart.yaml"))] | length')"
+              total=$(echo "$files" | wc -l)
+              if [[ "$n" -ne "$bumps" ]]; then
+                echo "error=${message}" >> "$GITHUB_OUTPUT"
+              fi
+          - uses: actions/github-script@ed597411d8f924073f98dfc5c65a23a2325f34cd
+            with:
+              script: core.setFailed('\${{ steps.get.outputs.error }}')
+  `;
+
+  it('negative: a fixed message with the counts', () => {
+    expect(scanWith(RULE, wf('Charts changed: ${n}. Version bumps: ${bumps} of ${total} files'))).toEqual([]);
+  });
+
+  it('positive: the message names the changed files themselves', () => {
+    expect(positions(scanWith(RULE, wf('Charts changed: ${n}: ${files}')))).toEqual(['26:35 MEDIUM']);
+  });
+});
