@@ -103,15 +103,16 @@ export default defineWorkflowRule({
           const reach = checkoutReach(context.runs, entry, sinks);
           if (sinks.length === 0 || (reach.sameRepository !== true && checkout.sameRepositoryRef !== true)) continue;
           // The ref itself keeps forks out (their pull requests get the base branch): a same-repository pull request's reach.
-          const claim = jobClaim(held, reach.sameRepository === true ? reach : { ...reach, level: 'trusted-author', sameRepository: true }, true);
+          const sameReach: Reach = reach.sameRepository === true ? reach : { ...reach, level: 'trusted-author', sameRepository: true };
+          const claim = jobClaim(held, checkout.namedRepositories === undefined ? sameReach : { ...sameReach, alsoFrom: checkout.namedRepositories }, true);
           context.report({
             node: entry.checkout?.node ?? entry.step.node,
             ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
             severity: 'LOW',
             message:
               `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`; ${sinkText(job, sinks, entry)}; ${describeClaim(claim)}` +
-              (checkout.namedRepositories === undefined ? '. ' : `. The ref's condition also lets through pull requests from ${checkout.namedRepositories.map((n) => `\`${n}\``).join(', ')}, which it names: whoever pushes there is someone the maintainers chose. `) +
-              `LOW: what runs is a branch of this repository, not an outsider's code, but whoever pushes such a branch (someone with write access, or a bot of the repository such as Dependabot, whose update brings a dependency's new release) runs it with what the job holds${held.valuables.length > 0 ? ', before anyone reviews the pull request' : ''}.`,
+              '. ' +
+              `LOW: what runs is a branch of ${checkout.namedRepositories === undefined ? 'this repository' : 'this repository or of one the condition names'}, not an outsider's code, but whoever pushes such a branch (someone with write access, or a bot of the repository such as Dependabot, whose update brings a dependency's new release) runs it with what the job holds${held.valuables.length > 0 ? ', before anyone reviews the pull request' : ''}.`,
             facts: [...reachFacts(reach), 'exec', ...holdingFacts(held), ...runFact(context.runs, entry.step)],
             key: `same-repository:${job.id}:${entry.step.index}`,
           });

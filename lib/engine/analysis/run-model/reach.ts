@@ -82,6 +82,11 @@ export interface Reach {
    */
   sameRepository?: true;
   /**
+   * With `sameRepository`: other head repositories the condition lets through by name (`full_name == 'a/b' ||
+   * ...`), whose pushers the maintainers chose; every other fork is kept out.
+   */
+  alsoFrom?: readonly string[];
+  /**
    * For `anyone` on a step that downloads the artifacts of a run it picks (`pickerReach`): the event that runs the
    * step with no approval (`schedule`, `push` ...). The outsider does not start that run: their pull request's run
    * only has to be the one it picks.

@@ -120,6 +120,10 @@ export function whoText(reach: Reach): string {
         ? `a maintainer approves the first run${gates}, but the check reads the labels the pull request has, not the label the event adds: any later label event (a maintainer's or a labelling bot's) runs the commits pushed since under the old label`
         : `a maintainer approves each run first${gates}`;
     case 'trusted-author':
+      if (reach.sameRepository === true && reach.alsoFrom !== undefined && reach.alsoFrom.length > 0) {
+        const named = reach.alsoFrom.map((n) => `\`${n}\``).join(', ');
+        return `only pull requests from branches of this repository or of ${named}, which the condition names, reach it${gates}: people with write access, the repository's own bots, and whoever the maintainers let push to ${named}; other forks' pull requests are kept out`;
+      }
       return reach.sameRepository === true
         ? `only pull requests from branches of this repository reach it${gates}, which only people with write access or the repository's own bots push; a fork's pull request is kept out`
         : `only trusted authors reach it${gates}`;

@@ -2715,7 +2715,8 @@ describe(`${RULE}: a ref that names the head repositories it checks out`, () => 
     ]) {
       const found = scanWith(RULE, workflow(ref), { repository: 'acme/team' });
       expect(positions(found), ref).toEqual(['14:16 LOW']);
-      expect(found[0]?.description).toContain('The ref\'s condition also lets through pull requests from `member/team`, which it names');
+      expect(found[0]?.description).toContain('only pull requests from branches of this repository or of `member/team`, which the condition names, reach it');
+      expect(found[0]?.description).not.toContain('a fork\'s pull request is kept out');
     }
   });
 
