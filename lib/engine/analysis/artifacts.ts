@@ -1,12 +1,12 @@
 import type { RepositoryModel } from '../model/repository.js';
-import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
+import { privilegedTriggers, type Action, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followedWorkflows, runsOnPullRequests, WORKFLOW_RUN_HEAD } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { fetchesArtifactArchive, fetchOf } from './remote-fetch.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
-import { get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
+import { get, getText, keyText, scalarText, type YMap, type YNode, type YPair } from '../yaml/model.js';
 import { ScanCache, ScanMemo } from '../model/scan-cache.js';
 import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, scriptDoesMore, stepNotice, type Notice } from './notices.js';
 import { isFullSha } from '../model/uses.js';
@@ -35,6 +35,12 @@ export interface ForeignDownload {
   isolated: boolean;
   /** The download is one archive file in the workspace (`destination`), not its files (`writtenArchive`). */
   archive?: true;
+  /**
+   * For a download made by a step of the repository's own composite action (`uses: ./dir`, `step` the workflow step
+   * that calls it): that action's download step as the call gives it its inputs (`calledDownloads`), from which
+   * the run it fetches and the artifact's name are read.
+   */
+  as?: Step;
   /**
    * A third-party action that downloads the triggering run's artifact itself and reads it as data
    * (`TRIGGERING_RUN_READERS`): nothing of it lands where a later step runs it (`triggeringRunReads`).
@@ -156,6 +162,7 @@ export function foreignDownloads(job: Job): ForeignDownload[] {
 
 export function stepDownloads(step: Step): ForeignDownload[] {
   const ref = step.usesRef;
+  if (ref?.kind === 'local') return calledDownloads(step);
   if (ref?.kind === 'repository' && step.uses !== undefined) {
     const slug = ref.slug;
     // `run-id` that is only the run's own id (`${{ github.run_id }}`, also through `env:`, or on every event the step
@@ -190,6 +197,63 @@ export function stepDownloads(step: Step): ForeignDownload[] {
   }
   return result;
 }
+
+/**
+ * The downloads of another run's artifacts that the repository's own composite action called by `caller` makes in
+ * a step of its own (`actions/download-artifact` with `run-id`, a cross-run download action; github-script's
+ * `downloadArtifact` is not read: its script, and the action's later steps, decide where the files land), as the
+ * call gives them their inputs: a wrapper that adds retries (`run-id: ${{
+ * inputs.run-id }}`, `path: ${{ inputs.path }}`) downloads what its caller's `with:` names, into the caller's
+ * workspace. Each is reported at the calling step; downloads the action repeats with the same inputs (retry attempts)
+ * count once. A script of the action is not read here, nor a composite inside the composite.
+ */
+function calledDownloads(caller: Step): ForeignDownload[] {
+  const action = caller.calledAction;
+  if (action === undefined || action.using !== 'composite' || caller.uses === undefined) return [];
+  const found: ForeignDownload[] = [];
+  const seen = new Set<string>();
+  for (const inner of action.steps) {
+    // Downloads whose destination the step's inputs say; a github-script of the action writes where its script
+    // says, which its later steps may move (not followed).
+    if (inner.usesRef?.kind !== 'repository' || inner.usesRef.slug === 'actions/github-script') continue;
+    const as: Step = { ...caller, uses: inner.uses, usesRef: inner.usesRef, with: forwardedWith(inner, caller, action) };
+    for (const d of stepDownloads(as)) {
+      const key = `${d.how}\u0000${d.destination ?? ''}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.push({ ...d, step: caller, node: caller.uses, how: `local action \`${String(caller.uses.value)}\`, whose step runs ${d.how}`, as });
+    }
+  }
+  return found;
+}
+
+/**
+ * The `with:` of a step of a composite action as `caller` gives the action its inputs: a value that is one input
+ * handed on as it is (`${{ inputs.path }}`) becomes what the caller's `with:` gives that input, else the input's
+ * `default:`, else it is left out (GitHub hands the action '' for it, as for an input not given); any other value
+ * stays as written.
+ */
+function forwardedWith(inner: Step, caller: Step, action: Action): YMap | undefined {
+  const own = inner.with;
+  if (own === undefined) return undefined;
+  const pairs: YPair[] = [];
+  for (const pair of own.pairs) {
+    const text = pair.value.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value.trim() : null;
+    const match = text === null ? null : FORWARDED_INPUT.exec(text);
+    const name = (match?.[1] ?? match?.[2])?.toLowerCase();
+    if (name === undefined) {
+      pairs.push(pair);
+      continue;
+    }
+    const given = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value ?? action.inputs.find((i) => i.name.toLowerCase() === name)?.default;
+    if (given === undefined || (given.kind === 'scalar' && (given.value === null || given.value === ''))) continue;
+    pairs.push({ key: pair.key, value: given });
+  }
+  return { ...own, pairs };
+}
+
+/** `${{ inputs.NAME }}` (or `${{ inputs['NAME'] }}`) alone. */
+const FORWARDED_INPUT = /^\$\{\{\s*inputs(?:\.([\w-]+)|\[\s*'([\w-]+)'\s*\])\s*\}\}$/;
 
 /**
  * A script's fetch of a run artifact's archive through the REST API (`remote-fetch.ts` `fetchesArtifactArchive`: `curl
@@ -490,10 +554,11 @@ function hasInput(step: Step, name: string): boolean {
 
 /**
  * A shell line that reads a file's content (`$(cat x)`, `< x`, `jq ... x`, `read`). A command that reads stands
- * first on its line (indented inside an `if` block too), after `;`, `&&`, `|`, `{` or `(`, or after `then`, `do`
- * or `else` (`if [ -f x ]; then cat x >> "$GITHUB_OUTPUT"; fi`).
+ * first on its line (indented inside an `if` block too), after `;`, `&&`, `||`, `{` or `(`, or after `then`, `do`
+ * or `else` (`if [ -f x ]; then cat x >> "$GITHUB_OUTPUT"; fi`). A stage after a pipe (`echo "$V" | sed ...`)
+ * reads the stage before it, not a file: what that one reads counts where it is written.
  */
-export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^\s*|[;&|{(]\s*|\b(?:then|do|else)\s+)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|(^\s*|[;&|{(]\s*|\b(?:then|do|else)\s+)unzip\s+-[a-zA-Z]*[pc]\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
+export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^\s*|(?:[;&{(]|\|\|)\s*|\b(?:then|do|else)\s+)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|(^\s*|(?:[;&{(]|\|\|)\s*|\b(?:then|do|else)\s+)unzip\s+-[a-zA-Z]*[pc]\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 
 const readsFileMemo = new ScanMemo<string, boolean>(50_000);
 
@@ -610,7 +675,7 @@ function choosingText(step: Step): string {
 
 /** What names the run of a download (`run-id:`, the `gh run download` line ...), and the steps that computed it. */
 function runValue(download: ForeignDownload): { value: string; producers: Step[] } {
-  const step = download.step;
+  const step = download.as ?? download.step;
   const ref = step.usesRef;
   let value: string;
   // Through `env:` too: an `&&`/`||` choice one of whose branches is the triggering run's id may be that run.
@@ -648,7 +713,7 @@ function boundEnv(step: Step, name: string): YNode | undefined {
 
 /** How the run of a download is chosen (see `RunChoice`). */
 export function runChoice(download: ForeignDownload): RunChoice {
-  const step = download.step;
+  const step = download.as ?? download.step;
   const ref = step.usesRef;
   // An action that reads the triggering run's artifact itself (on `workflow_run`, by `github.event.workflow_run.id`).
   if (download.readBy !== undefined) return 'triggering';
@@ -762,7 +827,7 @@ export function pickedRunText(download: ForeignDownload, repository: RepositoryM
 
 /** The workflows of this repository whose runs a download picks among (see `picksOwnWorkflowRuns`), or null when not known. */
 function listedRepositoryWorkflows(download: ForeignDownload, repository: RepositoryModel): Workflow[] | null {
-  const step = download.step;
+  const step = download.as ?? download.step;
   const ref = step.usesRef;
   let names: string[];
   if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) {
@@ -1197,7 +1262,9 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
   for (const step of job.steps) {
     if (step.index < download.index || !sameRun(download, step)) continue;
     const later = step.index > download.index;
-    if (later && envWrites(step)) {
+    // The script that extracts or downloads the files may write what it reads of them to `$GITHUB_ENV` itself
+    // (`unzip pr.zip; n=$(cat pr.txt); echo "PR=$n" >> "$GITHUB_ENV"`).
+    if ((later || step.run !== undefined) && envWrites(step)) {
       uses.push({ kind: 'env', step, detail: 'writes their content to `$GITHUB_ENV` or `$GITHUB_PATH`' });
       continue;
     }

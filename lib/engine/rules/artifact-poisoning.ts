@@ -20,7 +20,8 @@ import { flatMap } from '../model/arrays.js';
  */
 function whoseRun(job: Job, repository: RepositoryModel, download: ForeignDownload): string {
   // The artifact the download names (`name:`), to name the job of a forwarding workflow that uploads it.
-  const artifact = download.step.usesRef?.kind === 'repository' && download.step.usesRef.slug === 'actions/download-artifact' ? getText(download.step.with, 'name') : null;
+  const as = download.as ?? download.step;
+  const artifact = as.usesRef?.kind === 'repository' && as.usesRef.slug === 'actions/download-artifact' ? getText(as.with, 'name') : null;
   const known = forkOriginText(forkArtifactOrigins(job.workflow, repository), artifact);
   if (known !== null) return known;
   const trigger = job.workflow.triggers.find((t) => t.name === 'workflow_run');

@@ -2331,3 +2331,39 @@ describe(`${RULE}: a run artifact's archive fetched through the REST API`, () =>
     expect(scanWith(RULE, [workflow('curl -L -o artifact.zip "$url"', 'ls -la report'), build('pull_request')]).map((f) => f.severity)).toEqual(['LOW']);
   });
 });
+
+describe(`${RULE}: the script that extracts the archive writes what it reads of it to $GITHUB_ENV`, () => {
+  const wf = (write: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [PR-CI]
+        types: [completed]
+    jobs:
+      comment:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/github-script@v7
+            with:
+              script: |
+                const download = await github.rest.actions.downloadArtifact({ owner: context.repo.owner, repo: context.repo.repo, artifact_id: 1, archive_format: 'zip' });
+                require('fs').writeFileSync('\${{ github.workspace }}/pr.zip', Buffer.from(download.data));
+          - run: |
+              unzip pr.zip
+              pr_number=\`cat pr.txt\`
+              ${write}
+          - run: |
+              curl -H "Authorization: Bearer $TOKEN" -d '{"body":"done"}' https://api.github.com/repos/o/r/issues/1/comments
+            env:
+              TOKEN: \${{ secrets.BOT_TOKEN }}
+  `;
+
+  it('is HIGH: every later step runs with what the fork wrote, holding a secret', () => {
+    const found = scanWith(RULE, wf('echo "PR_NUMBER=${pr_number}" >> $GITHUB_ENV'));
+    expect(positions(found)).toEqual(['9:15 HIGH']);
+    expect(found[0]?.description).toContain('writes their content to `$GITHUB_ENV`');
+  });
+
+  it('negative: the same script writing a value of its own', () => {
+    expect(scanWith(RULE, wf('echo "STARTED=$(date +%s)" >> $GITHUB_ENV')).map((f) => f.severity)).toEqual(['LOW']);
+  });
+});

@@ -83,6 +83,33 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('artifact');
   });
 
+  it('a pipe stage reads the stage before it: a value piped from the event or a literal reads no artifact file; one piped from `cat` does', () => {
+    const wf = (line: string) => yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              java: ['17']
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: |
+                mv server-*.tar.gz build/
+                version=\${{ github.ref_name }}-$(uuidgen)
+                ${line}
+            - run: ./report.sh
+              env:
+                TOKEN: \${{ secrets.TOKEN }}
+    `;
+    expect(scanWith(RULE, wf('echo TAG=${version}-$(echo ${{ matrix.java }} | sed -e "s/:/-/g") >> $GITHUB_ENV'))).toEqual([]);
+    expect(positions(scanWith(RULE, wf('echo TAG=${version}-$(cat pr.txt | sed -e "s/:/-/g") >> $GITHUB_ENV')))).toEqual(['17:11 HIGH']);
+  });
+
   it("reports the line that writes the file, not a quoted delimiter line; a real here-document's body still feeds its write", () => {
     const findings = scanWith(RULE, yaml`
       on:
