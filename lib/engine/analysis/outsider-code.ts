@@ -218,12 +218,12 @@ export function outsiderCodeOn(context: { runs: RunModel; taint: TaintAnalyzer }
  * condition compatibility: a checkout for same-repository pull requests and one for forks, under mutually
  * exclusive `if:`s, never run together). The weakest-reached such code, or null.
  */
-export function outsiderCodeAfter(context: { runs: RunModel; taint: TaintAnalyzer }, step: Step): OutsiderCode | null {
+export function outsiderCodeAfter(context: { runs: RunModel; taint: TaintAnalyzer }, step: Step, skip?: (runner: Step, withSteps: readonly Step[]) => boolean): OutsiderCode | null {
   const job = step.job;
   if (job === null) return null;
   let best: OutsiderCode | null = null;
   for (const candidate of jobOutsiderCandidates(context, job)) {
-    if (candidate.runs.index < step.index) continue;
+    if (candidate.runs.index < step.index || skip?.(candidate.runs, candidate.with) === true) continue;
     if (!candidate.with.every((s) => s === step || context.runs.sameRun(step, s, candidate.events))) continue;
     if (best === null || REACH_ORDER.indexOf(candidate.found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = candidate.found;
   }

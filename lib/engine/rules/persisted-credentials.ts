@@ -308,7 +308,21 @@ export default defineWorkflowRule({
       // into a script, on a step an outsider can start; a checkout under an `if:` that excludes that code's run
       // leaves nothing for it to read): that code can read the token from the git configuration. A privileged
       // trigger alone is not that.
-      const outsider = outsiderCodeAfter(context, step);
+      // A later checkout into the same directory replaces this one's credentials (checkout removes the
+      // configured token before it sets its own, or none): code that runs after it, on every run it runs on (no `if:`
+      // of its own, or the same one, or it is the checkout that brings that code), finds that checkout's token, not
+      // this one's (reported there).
+      const replaced = (runner: Step, withSteps: readonly Step[]) =>
+        steps.some(
+          (later) =>
+            later.index > step.index &&
+            later.index < runner.index &&
+            isAction(later, 'actions/checkout') &&
+            normalizeLocalPath(getText(later.with, 'path') ?? '') === checkoutDir &&
+            context.runs.sameRun(step, later) &&
+            (later.if === undefined || withSteps.includes(later) || sameCondition(later.if, runner.if)),
+        );
+      const outsider = outsiderCodeAfter(context, step, replaced);
       // The job's own token with no write scope (the run model's holdings: `permissions:` of the job or its
       // workflow grant none, or the settings make the default token read-only): whoever takes it can do no more
       // than read, so the finding is LOW whoever runs after the checkout or downloads the workspace.
@@ -396,3 +410,9 @@ export default defineWorkflowRule({
     },
   }),
 });
+
+/** Two conditions as written, whitespace and a `${{ }}` around them aside. */
+function sameCondition(a: YNode | undefined, b: YNode | undefined): boolean {
+  const fold = (node: YNode | undefined) => conditionText(node).replace(/^\s*\$\{\{([\s\S]*)\}\}\s*$/, '$1').replace(/\s+/g, ' ').trim();
+  return fold(a) !== '' && fold(a) === fold(b);
+}

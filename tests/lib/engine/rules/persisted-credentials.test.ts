@@ -593,3 +593,42 @@ ${permissions}
     });
   });
 });
+
+describe(`${RULE}: a later checkout into the same directory replaces the token`, () => {
+  const wf = (path: string, condition: string, test: string) => yaml`
+    on: issue_comment
+    permissions:
+      contents: write
+    jobs:
+      rebase:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - id: ok
+            run: echo "ok=true" >> "$GITHUB_OUTPUT"
+          - uses: actions/checkout@v4
+            if: ${condition}
+            with:
+              token: \${{ secrets.BOT_TOKEN }}
+              ref: refs/pull/\${{ github.event.issue.number }}/head
+              ${path}
+          - if: steps.ok.outputs.ok == 'true'
+            run: ${test}
+  `;
+  const first = (text: string) => scanWith(RULE, text).filter((f) => f.line === 8);
+
+  it("negative: the pull request's code runs after a checkout into the same directory (on the same condition, or the one that brings that code): the first token is gone", () => {
+    for (const condition of ["steps.ok.outputs.ok == 'true'", "contains(github.event.comment.body, '/test')"]) {
+      const found = first(wf('fetch-depth: 0', condition, 'npm test'));
+      expect(found.map((f) => f.severity), condition).toEqual(['LOW']);
+      expect(found[0]?.description).not.toContain('where an outsider');
+    }
+  });
+
+  it('positive: a checkout into another directory, or one that may be skipped, leaves the first token where the code runs', () => {
+    expect(first(wf('path: pr', "steps.ok.outputs.ok == 'true'", 'cd pr && npm test')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // The outsider's text runs whether or not the later checkout (which brings nothing of theirs) ran.
+    const injected = wf('fetch-depth: 0', "github.actor == 'octocat'", 'echo "${{ github.event.comment.body }}"').replace(/ref: refs\/pull\/.*\/head/, 'ref: main');
+    expect(first(injected).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
