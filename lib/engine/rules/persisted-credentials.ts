@@ -310,18 +310,12 @@ export default defineWorkflowRule({
       // trigger alone is not that.
       // A later checkout into the same directory replaces this one's credentials (checkout removes the
       // configured token before it sets its own, or none): code that runs after it, on every run it runs on (no `if:`
-      // of its own, or the same one, or it is the checkout that brings that code), finds that checkout's token, not
-      // this one's (reported there).
+      // of its own, or the code's own, or it is the checkout that brings that code), finds that checkout's token,
+      // not this one's (reported there). Read once per checkout: the first such checkout with no `if:` cuts every
+      // later step off; of those with one, the first few are kept to compare (bounded work in a job of many).
+      const { cut, conditional } = laterCheckouts(step, steps, checkoutDir, (a, b) => context.runs.sameRun(a, b));
       const replaced = (runner: Step, withSteps: readonly Step[]) =>
-        steps.some(
-          (later) =>
-            later.index > step.index &&
-            later.index < runner.index &&
-            isAction(later, 'actions/checkout') &&
-            normalizeLocalPath(getText(later.with, 'path') ?? '') === checkoutDir &&
-            context.runs.sameRun(step, later) &&
-            (later.if === undefined || withSteps.includes(later) || sameCondition(later.if, runner.if)),
-        );
+        runner.index > cut || conditional.some((later) => later.index < runner.index && (withSteps.includes(later) || sameCondition(later.if, runner.if)));
       const outsider = outsiderCodeAfter(context, step, replaced);
       // The job's own token with no write scope (the run model's holdings: `permissions:` of the job or its
       // workflow grant none, or the settings make the default token read-only): whoever takes it can do no more
@@ -415,4 +409,21 @@ export default defineWorkflowRule({
 function sameCondition(a: YNode | undefined, b: YNode | undefined): boolean {
   const fold = (node: YNode | undefined) => conditionText(node).replace(/^\s*\$\{\{([\s\S]*)\}\}\s*$/, '$1').replace(/\s+/g, ' ').trim();
   return fold(a) !== '' && fold(a) === fold(b);
+}
+
+/** How many conditional later checkouts into the same directory are compared with each step that runs code. */
+const MAX_CONDITIONAL_CHECKOUTS = 8;
+
+/**
+ * The later checkouts of `steps` into `dir` in a run `step` is part of: `cut`, the index of the first with no `if:` of
+ * its own (Infinity when none), and the first few before it that have one.
+ */
+function laterCheckouts(step: Step, steps: readonly Step[], dir: string, sameRun: (a: Step, b: Step) => boolean): { cut: number; conditional: Step[] } {
+  const conditional: Step[] = [];
+  for (const later of steps) {
+    if (later.index <= step.index || !isAction(later, 'actions/checkout') || normalizeLocalPath(getText(later.with, 'path') ?? '') !== dir || !sameRun(step, later)) continue;
+    if (later.if === undefined) return { cut: later.index, conditional };
+    if (conditional.length < MAX_CONDITIONAL_CHECKOUTS) conditional.push(later);
+  }
+  return { cut: Infinity, conditional };
 }
