@@ -484,6 +484,8 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
       }
       // A file or the commit text of an outsider's checkout read into the value (`grep '^#' CODEOWNERS`).
       taint = stronger(taint, analyzer.ofCheckoutRead(step, line.text));
+      // A field of the event's payload read from its file (`jq -r .issue.title "$GITHUB_EVENT_PATH"`).
+      taint = stronger(taint, analyzer.ofEventPathRead(line.text, scope));
       // Text in single quotes is literal (`echo 'NAME<<EOF'` redirects nothing in from a file).
       return { taint, readsFile: readsFile(line.text.includes("'") ? line.text.replace(/'[^']*'/g, "''") : line.text), multiline, command: /\$\(|`/.test(line.text) };
     },

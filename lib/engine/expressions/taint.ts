@@ -23,6 +23,7 @@ import {
   ContextAccess,
   Literal,
   Logical,
+  parseExpression,
   Unary,
   type Expr,
 } from './parse.js';
@@ -634,6 +635,8 @@ export class TaintAnalyzer {
         if (checkout !== null && readsCheckout(line.text, checkout.dir)) taint = stronger(taint, checkout.taint);
         // A pull request's head branch name read from an API answer (`jq -r .head.ref`, `--json headRefName`).
         if (lookup !== null && HEAD_BRANCH_FIELD.test(line.text)) taint = stronger(taint, lookup);
+        // A field of the event's payload read from its file (`jq -r .issue.title "$GITHUB_EVENT_PATH"`).
+        taint = stronger(taint, this.ofEventPathRead(line.text, scope, depth));
         // The pull request's changed file names read from an API answer (`jq -r '.[].filename'`, `gh pr diff --name-only`).
         if (files !== null && CHANGED_FILES_FIELD.test(line.text)) taint = stronger(taint, files);
         for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
@@ -723,6 +726,20 @@ export class TaintAnalyzer {
     const found = this.#findCheckoutTaint(step, scope);
     this.#checkouts.set(step, found);
     return found;
+  }
+
+  /**
+   * The taint of a field of the event's payload that one line of a script reads from the payload file with jq
+   * (`jq -r '.issue.title' "$GITHUB_EVENT_PATH"`, `jq -r .comment.body < $GITHUB_EVENT_PATH`, `cat "$GITHUB_EVENT_PATH"
+   * | jq -r .pull_request.head.ref`): the same text as `${{ github.event.issue.title }}`. Null when the line reads
+   * no such field (a filter that is not one plain path is not followed).
+   */
+  ofEventPathRead(line: string, scope: TaintScope, depth = 0): Taint | null {
+    if (!line.includes('GITHUB_EVENT_PATH')) return null;
+    const field = eventPathField(line);
+    if (field === null) return null;
+    const expr = parseExpression(`github.event${field}`);
+    return expr === null ? null : this.ofExpression(expr, scope, depth + 1);
   }
 
   /** The taint of what one line of a step's script reads from an outsider's checkout (`#checkoutTaint`), or null. */
@@ -954,6 +971,29 @@ const AUTHOR_PULL_REQUEST_FIELDS: ReadonlyMap<string, string> = new Map([
 
 /** A pull request's head branch name in an API answer: `headRefName` (`gh pr view --json`), `.head.ref`, `.head.label`. */
 const HEAD_BRANCH_FIELD = /\bheadRefName\b|\.head\.(?:ref|label)\b/;
+
+/**
+ * jq's filter as one plain path (`.issue.title`, quoted or not, with a literal default after `//` when quoted:
+ * `'.pull_request.base.ref // ""'`), given the payload file or fed it by `cat` or `<`.
+ */
+const JQ_PATH = String.raw`(?:'((?:\.[A-Za-z_][\w-]*)+)(?:\s*//\s*(?:""|"[\w .-]*"|false|true|null|empty|\d+))?\s*'|"((?:\.[A-Za-z_][\w-]*)+)"|((?:\.[A-Za-z_][\w-]*)+))`;
+const EVENT_FILE = String.raw`["']?\$\{?GITHUB_EVENT_PATH\}?["']?`;
+const JQ_OPTIONS = String.raw`\bjq\s+(?:-[a-zA-Z]+\s+)*`;
+const EVENT_PATH_JQ = [
+  new RegExp(`${JQ_OPTIONS}${JQ_PATH}\\s+${EVENT_FILE}`),
+  new RegExp(`${JQ_OPTIONS}${JQ_PATH}\\s*<\\s*${EVENT_FILE}`),
+  new RegExp(`\\bcat\\s+${EVENT_FILE}\\s*\\|\\s*${JQ_OPTIONS}${JQ_PATH}(?=\\s|\\)|$|[\`;|&])`),
+];
+
+/** The payload path (`.issue.title`) a line reads from the event's file with jq, or null. */
+function eventPathField(line: string): string | null {
+  for (const pattern of EVENT_PATH_JQ) {
+    const match = pattern.exec(line);
+    const path = match?.[1] ?? match?.[2] ?? match?.[3];
+    if (path !== undefined) return path;
+  }
+  return null;
+}
 /** A command that asks GitHub's API (the answer a script reads the head's branch name from). */
 const API_CALL = /\bgh\s+(?:pr|api)\b|\bcurl\b|\bwget\b|\bhttp\s|\bInvoke-RestMethod\b/;
 /** A field or flag that reads a pull request's changed file names from an API answer. */

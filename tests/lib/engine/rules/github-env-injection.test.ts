@@ -110,6 +110,30 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, wf('echo TAG=${version}-$(cat pr.txt | sed -e "s/:/-/g") >> $GITHUB_ENV')))).toEqual(['17:11 HIGH']);
   });
 
+  it("reads a field of the event's payload that jq takes from its file as that field: a title is text anyone writes, a number is not", () => {
+    const wf = (read: string) => yaml`
+      on: issues
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                t="$(${read})"
+                echo "VALUE=$t" >> "$GITHUB_ENV"
+            - run: ./notify.sh
+              env:
+                TOKEN: \${{ secrets.BOT }}
+    `;
+    for (const read of ['jq -r .issue.title "$GITHUB_EVENT_PATH"', "jq -r '.issue.body' < $GITHUB_EVENT_PATH", 'cat "$GITHUB_EVENT_PATH" | jq -r .issue.title', `jq -r '.issue.title // ""' "$GITHUB_EVENT_PATH"`]) {
+      const found = scanWith(RULE, wf(read));
+      expect(positions(found), read).toEqual(['8:11 HIGH']);
+      expect(found[0]?.description, read).toMatch(/github\.event\.issue\.(title|body)/);
+    }
+    for (const read of ['jq -r .issue.number "$GITHUB_EVENT_PATH"', 'jq -r .repository.default_branch "$GITHUB_EVENT_PATH"', 'jq -r .issue.title other.json', `jq -r '.issue.labels[].name' "$GITHUB_EVENT_PATH"`]) {
+      expect(scanWith(RULE, wf(read)), read).toEqual([]);
+    }
+  });
+
   it("reports the line that writes the file, not a quoted delimiter line; a real here-document's body still feeds its write", () => {
     const findings = scanWith(RULE, yaml`
       on:

@@ -182,3 +182,28 @@ describe(`${RULE}: a step output that carries only counts of the pull request's 
     expect(positions(scanWith(RULE, wf('Charts changed: ${n}: ${files}')))).toEqual(['26:35 MEDIUM']);
   });
 });
+
+describe(`${RULE}: a step output read from the event's payload file with jq`, () => {
+  const wf = (field: string) => yaml`
+    on: issue_comment
+    jobs:
+      j:
+        runs-on: ubuntu-latest
+        permissions:
+          issues: write
+        steps:
+          - id: read
+            run: echo "value=$(jq -r ${field} "$GITHUB_EVENT_PATH")" >> "$GITHUB_OUTPUT"
+          - run: echo "\${{ steps.read.outputs.value }}"
+  `;
+
+  it('is the payload field it reads: a comment body is text anyone writes', () => {
+    const found = scanWith(RULE, wf('.comment.body'));
+    expect(positions(found)).toEqual(['10:20 MEDIUM']);
+    expect(found[0]?.description).toContain('github.event.comment.body');
+  });
+
+  it('negative: a number of the payload carries no text', () => {
+    expect(scanWith(RULE, wf('.issue.number'))).toEqual([]);
+  });
+});
