@@ -250,6 +250,19 @@ export function agentCommands(agent: AgentAction, step: Step): 'any' | string[] 
   return found;
 }
 
+/**
+ * True when the agent of `step` has no free shell, but its allowed tools let it change files and push them: an
+ * allowed `git push` (or all of `git`) command and an edit tool (`Edit`, `Write`, `MultiEdit`, `NotebookEdit`) in
+ * its permission list (read as written, also where an expression picks the list by mode: some mode has them). With a
+ * token that can write code, an injected instruction commits the outsider's changes to a branch of the repository.
+ */
+export function agentPushesCode(agent: AgentAction, step: Step): boolean {
+  const commands = agentCommands(agent, step);
+  if (commands === 'any' || !commands.some((command) => /^git(?:\s+push\b|$)/.test(command))) return false;
+  const lists = (agent.toolList?.allowed ?? []).map(({ input }) => getText(step.with, input) ?? '').join(' ');
+  return /(?:^|[\s,"'(])(?:Edit|Write|MultiEdit|NotebookEdit)(?=$|[\s,"')])/.test(lists);
+}
+
 /** Commands whose output the caller chooses word for word: with a redirect after them, they write any file. */
 const FILE_WRITERS = /^(?:echo|printf|cat|tee)(?:\s|$)/;
 

@@ -1,8 +1,7 @@
-import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, holdingFactsWithout, reachFacts } from '../analysis/run-model/facts.js';
 import { isChatWebhookSecret, isGithubToken, isIdentifierSecret, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentFileWriter, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
+import { agentEvents, agentFileWriter, agentPushesCode, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
 import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { nothingHeldText, valuables } from '../analysis/run-model/holdings.js';
@@ -21,13 +20,16 @@ const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', '
 const CODE_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments']);
 
 /** The write scopes the job's token has, from the job's `permissions:` or else the workflow's; null when undeclared. */
-function writeScopes(job: Job): string[] | null {
-  const node = job.permissions ?? job.workflow.permissions;
-  if (node === undefined) return null;
-  const permissions = readPermissions(node);
-  if (permissions.kind === 'write-all') return ['all scopes'];
-  if (permissions.kind === 'scopes') return permissions.writes.map((w) => w.scope);
-  return [];
+/**
+ * The job's token write scopes as the run model holds them (`Holdings.token`: its own `permissions:`, else its
+ * workflow's; in a reusable workflow of the repository that declares none, what its local callers grant): `all
+ * scopes` for `write-all`, null when nothing is declared (the repository's default).
+ */
+function writeScopes(runs: RunModel, job: Job): string[] | null {
+  const token = runs.job(job).holdings.token;
+  if (token.kind === 'default') return null;
+  if (token.kind === 'all') return ['all scopes'];
+  return [...token.writes];
 }
 
 /** Stored secrets (not the run's GITHUB_TOKEN, nor a chat webhook, which only posts to a channel) the calling step's inputs and environments carry. */
@@ -93,7 +95,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when anyone can start it (no maintainer\'s act, no environment in the way) and the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when a maintainer starts it and the job holds nothing worth taking beyond the model key the agent works with (a read-only token or only scopes that post its answer, no other secret, OIDC, self-hosted machine or publish: an injected prompt can only shape what it posts); LOW when its tools are restricted to an allowlist (not one that lets Gemini CLI run `echo`, `printf`, `cat` or `tee`, whose redirect writes `$GITHUB_ENV` for the job\'s later steps; for Claude Code, a permission list that only reads and labels, comments on or edits issues and pull requests, with no other secret than its model key and no code-writing token left in `.git/config`), or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when anyone can start it (no maintainer\'s act, no environment in the way) and the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches), or its allowlist lets it edit files and `git push` them with a token that can write code (`contents`; in a reusable workflow that declares no `permissions:`, what its callers grant); LOW when a maintainer starts it and the job holds nothing worth taking beyond the model key the agent works with (a read-only token or only scopes that post its answer, no other secret, OIDC, self-hosted machine or publish: an injected prompt can only shape what it posts); LOW when its tools are restricted to an allowlist (not one that lets Gemini CLI run `echo`, `printf`, `cat` or `tee`, whose redirect writes `$GITHUB_ENV` for the job\'s later steps; for Claude Code, a permission list that only reads and labels, comments on or edits issues and pull requests, with no other secret than its model key and no code-writing token left in `.git/config`), or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
@@ -120,7 +122,7 @@ export default defineWorkflowRule({
             const job = caller.job as Job;
             const { reach, outsider, check: actorCheck, checked } = use.start(context.runs, caller, events);
             if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
-            const writes = writeScopes(job);
+            const writes = writeScopes(context.runs, job);
             const minted = new Map<string, AppTokenScope>();
             const tokens = tokenSecrets(caller, minted);
             // A GitHub App token minted with permissions that write no code (`permission-issues: write` alone) is no
@@ -137,7 +139,10 @@ export default defineWorkflowRule({
             // An allowed command that writes any file (agent-input.ts `agentFileWriter`) sets `$GITHUB_ENV` for the
             // job's later steps: as good as a shell for what the job holds.
             const writer = use.writer;
-            const restricted = use.restricted && writer === null;
+            // Its tools edit files and push them, with a token that can write code: an injected instruction commits
+            // the outsider's changes to a branch of the repository (agent-input.ts `agentPushesCode`).
+            const pushesCode = use.pushes && writes?.some((scope) => scope === 'all scopes' || scope === 'contents') === true;
+            const restricted = use.restricted && writer === null && !pushesCode;
             const shell = use.shell || writer !== null;
             // A permission list of reads and thread edits only (agent-input.ts `agentTalkOnly`): LOW unless the
             // agent holds another secret, or the job's code-writing token lies in `.git/config` for it to read and post.
@@ -147,7 +152,7 @@ export default defineWorkflowRule({
             const persisted = talk !== null && codeToken && context.runs.job(job).workspace.some((e) => e.kind === 'checkout' && e.persistsCredentials && e.step.index < caller.index);
             const confined = talk !== null && others.length === 0 && !persisted;
             // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
-            const armed = shell && (writes?.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope)) === true || pushing.length > 0);
+            const armed = (shell && (writes?.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope)) === true || pushing.length > 0)) || pushesCode;
             // HIGH needs all three facts with no gate (docs/severity.md): anyone starts it (or a sticky label). Behind a
             // maintainer's act (a member's comment, a label, a caller's or dispatcher's check) or an environment whose
             // reviewers are unknown, the outsider writes the thread and waits for that act: MEDIUM, naming the gate.
@@ -161,6 +166,8 @@ export default defineWorkflowRule({
             const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
             const tools = restricted
               ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)'
+              : pushesCode && !shell
+                ? " (its tools are restricted to an allowlist, but the allowlist lets it edit files and run `git push` with the job's token, which can write code: an injected instruction commits the outsider's changes to a branch of this repository, the default branch too where no rule protects it)"
               : writer !== null
                 ? ` (its tools are restricted to an allowlist, but the allowlist lets it run \`${writer}\`, and ${use.name} runs an allowed command with \`bash -c\`, so a redirect after it writes any file the job can: \`$GITHUB_ENV\` and \`$GITHUB_PATH\` (\`BASH_ENV\`, \`LD_PRELOAD\` or a directory put first on \`PATH\` run code of the injected prompt's choosing in the job's later steps) or the code of actions the job downloaded, which their post steps then run; and \`${writer.split(/\s+/)[0] ?? writer}\` expands any variable the step's environment holds into what it writes)`
                 : talk !== null
@@ -198,7 +205,7 @@ export default defineWorkflowRule({
               : `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}${custody === null ? '' : ` (${keptText(custody)})`}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`;
             const keys = run.holdings.secrets.filter((name) => !beyondKey.includes(name));
             const gated = armed && !outsider && !(restricted || readOnly || confined || idle)
-              ? ` MEDIUM, not HIGH: the agent has a free shell and ${pushing.length > 0 ? 'a stored GitHub token' : 'a token that can write code or mint cloud credentials'}, but ${maintainer ? "a maintainer's act" : 'that environment\'s approval, if it requires one,'} stands between the outsider's text and the run.`
+              ? ` MEDIUM, not HIGH: the agent has ${!shell ? 'tools that edit files and push them with a token that can write code' : `a free shell and ${pushing.length > 0 ? 'a stored GitHub token' : 'a token that can write code or mint cloud credentials'}`}, but ${maintainer ? "a maintainer's act" : 'that environment\'s approval, if it requires one,'} stands between the outsider's text and the run.`
               : '';
             const idleWhy =
               idle && !(restricted || readOnly || confined)
@@ -288,6 +295,8 @@ interface AgentUse {
   shell: boolean;
   /** An allowed command through which it writes any file (agent-input.ts `agentFileWriter`); null otherwise. */
   writer: string | null;
+  /** Its allowed tools edit files and `git push` them (agent-input.ts `agentPushesCode`). */
+  pushes: boolean;
   /** Its permission list when it only reads and talks on threads (agent-input.ts `agentTalkOnly`); null otherwise. */
   talk: string[] | null;
   /** True when a secret reaches it only as its model credential. */
@@ -311,6 +320,7 @@ function agentUses(step: Step): AgentUse[] {
         restricted: agentRestricted(agent, step),
         shell: agentShell(agent, step),
         writer: agentFileWriter(agent, step),
+        pushes: agentPushesCode(agent, step),
         talk: agentTalkOnly(agent, step),
         modelKey: (_caller, name) => agentModelKey(agent, step, name),
         custody: (caller) => agentKeyCustody(agent, step, caller),
@@ -336,6 +346,7 @@ function agentUses(step: Step): AgentUse[] {
       restricted: found.cli.restricted?.(found.args) === true,
       shell: scriptAgentShell(found),
       writer: null,
+      pushes: false,
       talk: scriptAgentTalkOnly(found),
       modelKey: (_caller, name) => isLlmKey(name),
       custody: () => null,
@@ -364,7 +375,7 @@ function reportLlm(context: WorkflowRuleContext, step: Step, llm: LlmStep): void
   if (context.repository.ownAction(step)?.steps.some((s) => stepAgent(s) !== undefined || scriptAgents(s).length > 0) === true) return;
   const reach = agentReach(context.runs, step, llm.events);
   if (reach.level !== 'anyone' && reach.level !== 'sticky-label') return;
-  const writes = writeScopes(job);
+  const writes = writeScopes(context.runs, job);
   const tokens = tokenSecrets(step);
   const others = [...new Set([...stepSecrets(step, job), ...tokens])].filter((name) => !isLlmKey(name));
   // `id-token` mints a token only for code that asks for one: the step's own code (authenticating to its model

@@ -1240,3 +1240,75 @@ describe(`${RULE}: a pull request's text read after its merge`, () => {
     expect(closed?.description).toContain('runs on `pull_request_target` events that anyone can cause');
   });
 });
+
+describe(`${RULE}: an allowlist that edits files and pushes them`, () => {
+  const agent = (tools: string, permissions = 'contents: write') => yaml`
+    on:
+      issues:
+        types: [opened]
+    permissions:
+      ${permissions}
+    jobs:
+      triage:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - uses: anthropics/claude-code-action@v1
+            with:
+              claude_code_oauth_token: \${{ secrets.CLAUDE_CODE_OAUTH_TOKEN }}
+              github_token: \${{ github.token }}
+              allowed_non_write_users: '*'
+              claude_args: --allowedTools "${tools}"
+              prompt: Triage issue #\${{ github.event.issue.number }} and push a fix branch.
+  `;
+
+  it('is HIGH when anyone starts it and the token can write code: an injected instruction commits to the repository', () => {
+    const found = scanWith(RULE, agent('Read,Grep,Edit,Write,Bash(git commit:*),Bash(git push:*),Bash(gh pr create:*)'));
+    expect(positions(found)).toEqual(['11:15 HIGH']);
+    expect(found[0]?.description).toContain('lets it edit files and run `git push`');
+  });
+
+  it('negative: no edit tool, or a token that cannot write code, is not that', () => {
+    expect(scanWith(RULE, agent('Read,Grep,Bash(git push:*)')).map((f) => f.severity)).not.toContain('HIGH');
+    expect(scanWith(RULE, agent('Read,Edit,Write,Bash(git push:*)', 'issues: write')).map((f) => f.severity)).not.toContain('HIGH');
+  });
+
+  it("reads a reusable workflow's token from what its callers grant", () => {
+    const called = {
+      path: '.github/workflows/agent.yml',
+      text: yaml`
+        on:
+          workflow_call:
+        jobs:
+          run:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: anthropics/claude-code-action@v1
+                with:
+                  claude_code_oauth_token: \${{ secrets.CLAUDE_CODE_OAUTH_TOKEN }}
+                  github_token: \${{ github.token }}
+                  allowed_non_write_users: '*'
+                  claude_args: --allowedTools "Read,Edit,Bash(git push:*)"
+                  prompt: Triage the issue.
+      `,
+    };
+    const caller = (grant: string) => ({
+      path: '.github/workflows/triage.yml',
+      text: yaml`
+        on:
+          issues:
+            types: [opened]
+        jobs:
+          agent:
+            permissions:
+              ${grant}
+            uses: ./.github/workflows/agent.yml
+            secrets: inherit
+      `,
+    });
+    const found = scanWith(RULE, [called, caller('contents: write')]);
+    expect(found.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(found[0]?.description).toContain('a token with write access (contents)');
+    expect(scanWith(RULE, [called, caller('issues: write')]).map((f) => f.severity)).not.toContain('HIGH');
+  });
+});
