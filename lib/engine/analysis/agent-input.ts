@@ -9,7 +9,7 @@ import { EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { ScanCache } from '../model/scan-cache.js';
-import type { Step, Workflow } from '../model/workflow.js';
+import type { Job, Step, Workflow } from '../model/workflow.js';
 import { getPair, getText, keyText, stringScalars, type YMap, type YNode } from '../yaml/model.js';
 import { secretOccurrences } from './secrets.js';
 import type { RunModel } from './run-model/index.js';
@@ -261,6 +261,28 @@ export function agentPushesCode(agent: AgentAction, step: Step): boolean {
   if (commands === 'any' || !commands.some((command) => /^git(?:\s+push\b|$)/.test(command))) return false;
   const lists = (agent.toolList?.allowed ?? []).map(({ input }) => getText(step.with, input) ?? '').join(' ');
   return /(?:^|[\s,"'(])(?:Edit|Write|MultiEdit|NotebookEdit)(?=$|[\s,"')])/.test(lists);
+}
+
+/**
+ * The first AI agent action of `job`, after step `from`, that is handed `from`'s output `output` (in its `with:` or
+ * `env:`: `GITHUB_TOKEN: ${{ steps.app.outputs.token }}`) and that anyone can start on an event whose thread it reads
+ * (`agentStart`: no maintainer's act, no action check in the way), with the agent's name; null when none.
+ */
+export function outsiderAgentGiven(runs: RunModel, taint: TaintAnalyzer, job: Job, from: Step, output: string): { step: Step; name: string } | null {
+  if (from.id === null) return null;
+  const reference = new RegExp(String.raw`\bsteps\.${from.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\.outputs\.${output}\b`);
+  for (const step of job.steps) {
+    if (step.index <= from.index) continue;
+    const agent = stepAgent(step);
+    if (agent === undefined || ![step.with, step.env].some((node) => node !== undefined && reference.test(nodeText(node)))) continue;
+    if (agentStart(runs, agent, step, step, agentEvents(step, taint)).outsider) return { step, name: agent.name };
+  }
+  return null;
+}
+
+/** The scalar texts of a `with:` or `env:` mapping, joined. */
+function nodeText(node: YNode): string {
+  return node.kind === 'map' ? node.pairs.map((p) => (p.value.kind === 'scalar' ? String(p.value.value ?? '') : '')).join('\n') : '';
 }
 
 /** Commands whose output the caller chooses word for word: with a redirect after them, they write any file. */

@@ -1,3 +1,5 @@
+import { outsiderAgentGiven } from '../analysis/agent-input.js';
+import { describeStep } from '../analysis/describe.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
 import { severityOf, whoText } from '../analysis/run-model/severity.js';
 import type { Step } from '../model/workflow.js';
@@ -42,7 +44,13 @@ export default defineWorkflowRule({
       // commented commit), the outsider's code runs only as approved: LOW, naming the approval (severityOf).
       const rated = (message: string): { severity: 'MEDIUM' | 'LOW'; message: string } => {
         code ??= step.job === null ? null : outsiderCode(context, [step.job]);
-        if (code === null) return { severity: 'LOW', message: `${message} LOW: nothing an outsider controls runs in the job that holds it.` };
+        if (code === null) {
+          // The token handed to an AI agent that anyone can start on a thread it reads: an instruction hidden in an
+          // issue or comment acts with every permission the token carries (agent-untrusted-input reports the agent).
+          const agent = step.job === null ? null : outsiderAgentGiven(context.runs, context.taint, step.job, step, 'token');
+          if (agent !== null) return { severity: 'MEDIUM', message: `${message} The token is handed to ${describeStep(agent.step)}, ${agent.name}, which anyone with a GitHub account can start on a thread they write: an instruction hidden there acts with what the token carries.` };
+          return { severity: 'LOW', message: `${message} LOW: nothing an outsider controls runs in the job that holds it.` };
+        }
         const severity = severityOf({ reach: code.reach, executes: true, holds: ['the token'], raceAfterApproval: code.race }) === 'LOW' ? 'LOW' : 'MEDIUM';
         return { severity, message: `${message} An outsider's code or text runs in the job: ${code.text}; ${whoText(code.reach)}.${severity === 'LOW' ? ' LOW: what runs is what a maintainer approved.' : ''}` };
       };

@@ -147,11 +147,11 @@ describe(RULE, () => {
                 private-key: \${{ secrets.APP_KEY }}
             - run: ${extra}
     `;
-    const outsider = scanWith('github-app-token-misuse', workflow('issues', 'echo "${{ github.event.issue.title }}"'));
+    const outsider = scanWith(RULE, workflow('issues', 'echo "${{ github.event.issue.title }}"'));
     expect(outsider.length).toBeGreaterThan(0);
     expect(outsider.every((f) => f.severity === 'MEDIUM')).toBe(true);
     expect(outsider[0]?.description).toContain('An outsider\'s code or text runs');
-    const trusted = scanWith('github-app-token-misuse', workflow('issues', 'make'));
+    const trusted = scanWith(RULE, workflow('issues', 'make'));
     expect(trusted.length).toBe(outsider.length);
     expect(trusted.every((f) => f.severity === 'LOW')).toBe(true);
   });
@@ -174,10 +174,48 @@ describe(RULE, () => {
                 private-key: \${{ secrets.APP_KEY }}
             - run: make test
     `;
-    const pinned = scanWith('github-app-token-misuse', workflow('[labeled]', '${{ github.event.pull_request.head.sha }}'));
+    const pinned = scanWith(RULE, workflow('[labeled]', '${{ github.event.pull_request.head.sha }}'));
     expect(pinned.map((f) => f.severity)).toEqual(['LOW']);
     expect(pinned[0]?.description).toContain("a maintainer approves each run first (`github.event.label.name == 'ci-run-cloud'`). LOW: what runs is what a maintainer approved.");
     // The branch, resolved when the job runs: a push made after the label runs too.
-    expect(scanWith('github-app-token-misuse', workflow('[labeled]', 'refs/pull/${{ github.event.pull_request.number }}/head')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow('[labeled]', 'refs/pull/${{ github.event.pull_request.number }}/head')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
+
+describe(`${RULE}: a token handed to an AI agent that anyone starts`, () => {
+  const wf = (condition: string, env: string) => yaml`
+    on:
+      issues:
+        types: [opened]
+    jobs:
+      triage:
+        if: ${condition}
+        runs-on: ubuntu-latest
+        permissions:
+          contents: read
+        steps:
+          - id: app
+            uses: actions/create-github-app-token@v2
+            with:
+              app-id: \${{ vars.APP_ID }}
+              private-key: \${{ secrets.APP_PRIVATE_KEY }}
+          - uses: google-github-actions/run-gemini-cli@v0
+            env:
+              GITHUB_TOKEN: ${env}
+              ISSUE_BODY: \${{ github.event.issue.body }}
+            with:
+              gemini_api_key: \${{ secrets.GEMINI_API_KEY }}
+              prompt: Label the issue.
+  `;
+
+  it('is MEDIUM, naming the agent: an instruction hidden in the issue acts with every permission of the installation', () => {
+    const found = scanWith(RULE, wf('true', '${{ steps.app.outputs.token }}'));
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found[0]?.description).toContain('The token is handed to step 2 of job `triage`, Gemini CLI');
+  });
+
+  it('negative: the agent is not given the token, or only a member starts it', () => {
+    expect(scanWith(RULE, wf('true', '${{ github.token }}')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, wf("github.event.issue.author_association == 'MEMBER'", '${{ steps.app.outputs.token }}')).map((f) => f.severity)).toEqual(['LOW']);
   });
 });
