@@ -274,15 +274,10 @@ export function outsiderAgentGiven(runs: RunModel, taint: TaintAnalyzer, job: Jo
   for (const step of job.steps) {
     if (step.index <= from.index) continue;
     const agent = stepAgent(step);
-    if (agent === undefined || ![step.with, step.env].some((node) => node !== undefined && reference.test(nodeText(node)))) continue;
+    if (agent === undefined || ![step.with, step.env].some((node) => node !== undefined && stringScalars(node).some((scalar) => reference.test(String(scalar.value))))) continue;
     if (agentStart(runs, agent, step, step, agentEvents(step, taint)).outsider) return { step, name: agent.name };
   }
   return null;
-}
-
-/** The scalar texts of a `with:` or `env:` mapping, joined. */
-function nodeText(node: YNode): string {
-  return node.kind === 'map' ? node.pairs.map((p) => (p.value.kind === 'scalar' ? String(p.value.value ?? '') : '')).join('\n') : '';
 }
 
 /** Commands whose output the caller chooses word for word: with a redirect after them, they write any file. */

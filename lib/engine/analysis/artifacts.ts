@@ -6,6 +6,7 @@ import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { fetchesArtifactArchive, fetchOf } from './remote-fetch.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
+import { forwardedInput, inputAtCaller } from './action-inputs.js';
 import { get, getText, keyText, scalarText, type YMap, type YNode, type YPair } from '../yaml/model.js';
 import { ScanCache, ScanMemo } from '../model/scan-cache.js';
 import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, scriptDoesMore, stepNotice, type Notice } from './notices.js';
@@ -238,22 +239,17 @@ function forwardedWith(inner: Step, caller: Step, action: Action): YMap | undefi
   if (own === undefined) return undefined;
   const pairs: YPair[] = [];
   for (const pair of own.pairs) {
-    const text = pair.value.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value.trim() : null;
-    const match = text === null ? null : FORWARDED_INPUT.exec(text);
-    const name = (match?.[1] ?? match?.[2])?.toLowerCase();
+    const name = pair.value.kind === 'scalar' && typeof pair.value.value === 'string' ? forwardedInput(pair.value.value) : undefined;
     if (name === undefined) {
       pairs.push(pair);
       continue;
     }
-    const given = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value ?? action.inputs.find((i) => i.name.toLowerCase() === name)?.default;
+    const given = inputAtCaller(caller, action, name);
     if (given === undefined || (given.kind === 'scalar' && (given.value === null || given.value === ''))) continue;
     pairs.push({ key: pair.key, value: given });
   }
   return { ...own, pairs };
 }
-
-/** `${{ inputs.NAME }}` (or `${{ inputs['NAME'] }}`) alone. */
-const FORWARDED_INPUT = /^\$\{\{\s*inputs(?:\.([\w-]+)|\[\s*'([\w-]+)'\s*\])\s*\}\}$/;
 
 /**
  * A script's fetch of a run artifact's archive through the REST API (`remote-fetch.ts` `fetchesArtifactArchive`: `curl

@@ -9,6 +9,7 @@ import { selfHosted } from './runners.js';
 import { normalizeWorkspacePath, within } from './run-model/execution.js';
 import { goreleaserCleanDirectory, publishingStep } from './publishing.js';
 import { findExpressions } from '../expressions/extract.js';
+import { forwardedInput, inputAtCaller } from './action-inputs.js';
 
 /** Events whose runs write the default (or base) branch's cache scope while an outsider decides what runs. */
 export const DEFAULT_SCOPE_EVENTS: ReadonlySet<string> = new Set([...[...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')), 'repository_dispatch']);
@@ -313,9 +314,6 @@ export function cacheStep(step: Step): CacheUse | null {
   };
 }
 
-/** `${{ inputs.NAME }}` (or `${{ inputs['NAME'] }}`) alone: a composite action's step handing an input on as it is. */
-const INPUT_AS_IS = /^\$\{\{\s*inputs(?:\.([\w-]+)|\[\s*'([\w-]+)'\s*\])\s*\}\}$/;
-
 /**
  * What a cache switch of a repository's own composite action's step is at `caller`, the workflow step that calls
  * that action, when the step hands an input on as it is (`enable-cache: ${{ inputs.enable-cache }}`): the value
@@ -326,8 +324,7 @@ const INPUT_AS_IS = /^\$\{\{\s*inputs(?:\.([\w-]+)|\[\s*'([\w-]+)'\s*\])\s*\}\}$
  */
 export function switchAtCaller(s: CacheSwitch, step: Step, caller: Step, repository: RepositoryModel): { text: string } | { node: YNode } | undefined {
   if (step === caller || step.owner.kind !== 'action' || s.node.kind !== 'scalar' || typeof s.node.value !== 'string') return undefined;
-  const match = INPUT_AS_IS.exec(s.node.value.trim());
-  const name = (match?.[1] ?? match?.[2])?.toLowerCase();
+  const name = forwardedInput(s.node.value);
   if (name === undefined || repository.ownAction(caller) !== step.owner) return undefined;
   const given = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value;
   if (given !== undefined) {
@@ -357,8 +354,7 @@ export function conditionAtCaller(step: Step, caller: Step, repository: Reposito
   let unknown = false;
   const replaced = condition.value.replace(INPUT_READ, (whole, dotted: string | undefined, indexed: string | undefined) => {
     const name = (dotted ?? indexed ?? '').toLowerCase();
-    const given = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value;
-    const value = given ?? owner.inputs.find((i) => i.name.toLowerCase() === name)?.default;
+    const value = inputAtCaller(caller, owner, name);
     if (value === undefined) return "''";
     if (value.kind !== 'scalar') {
       unknown = true;
