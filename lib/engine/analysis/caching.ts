@@ -6,7 +6,8 @@ import { occasionsOf, type Occasion, type RefKind } from './run-model/conditions
 import { get, getText, isFalsyText, keyText, scalarText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
 import { selfHosted } from './runners.js';
-import { normalizeWorkspacePath, within } from './run-model/execution.js';
+import { normalizeWorkspacePath, scriptCommands, within } from './run-model/execution.js';
+import { commandArgs, commandName } from '../shell.js';
 import { goreleaserCleanDirectory, publishingStep } from './publishing.js';
 import { findExpressions } from '../expressions/extract.js';
 import { forwardedInput, inputAtCaller } from './action-inputs.js';
@@ -668,4 +669,68 @@ export function restoreKeyLines(restore: CacheUse): string[] {
   if (!isActionsCache(restore)) return [];
   const lines = (getText(restore.step.with, 'restore-keys') ?? '').split('\n').map((l) => l.trim());
   return [...new Set(lines.filter((l) => keyShape(l).replace(/\uE000/g, '') !== ''))];
+}
+
+/** `~/.npm`, `$HOME/.npm`, `${{ env.HOME }}/.npm` (or its `_cacache` store): npm's own cache directory on the runner. */
+const NPM_CACHE_PATH = /^(?:~|\$HOME|\$\{HOME\}|\$\{\{\s*env\.HOME\s*\}\})\/\.npm(?:\/_cacache)?\/?$/;
+
+/**
+ * True when everything a cache step restores is npm's own cache directory (`~/.npm`): actions/setup-node with
+ * `cache: npm` (it caches `npm config get cache`), or an `actions/cache` whose every literal `path:` line is that
+ * directory. Its `_cacache` store is content-addressed: npm reads a package archive back by the integrity hash it
+ * was asked for and fails with EINTEGRITY when the bytes do not match it.
+ */
+export function restoresNpmCacheOnly(use: CacheUse): boolean {
+  if (use.family === 'actions/setup-node:npm') return true;
+  if (!isActionsCache(use)) return false;
+  const paths = literalPaths(use);
+  return paths !== null && paths.every((p) => NPM_CACHE_PATH.test(p));
+}
+
+/** npm subcommands that install exactly the lockfile (and fail when package.json disagrees with it). */
+const NPM_LOCKFILE_INSTALLS: ReadonlySet<string> = new Set(['ci', 'clean-install', 'cit', 'install-ci-test', 'install-clean', 'ic']);
+/**
+ * npm subcommands that fetch nothing from the registry, or only the package's own metadata to publish or label
+ * it: they take nothing from the cache into the run.
+ */
+const NPM_NO_FETCH: ReadonlySet<string> = new Set([
+  'run', 'run-script', 'rum', 'urn', 'test', 't', 'tst', 'start', 'stop', 'restart', 'publish', 'pack', 'version', 'config', 'c', 'set', 'get',
+  'whoami', 'view', 'v', 'info', 'show', 'ls', 'list', 'll', 'la', 'audit', 'dist-tag', 'dist-tags', 'deprecate', 'login', 'logout', 'adduser',
+  'token', 'owner', 'access', 'help', 'prefix', 'root', 'bin', 'pkg', 'query', 'explain', 'why', 'sbom', 'ping', 'doctor', 'search', 'outdated',
+  'unpublish', 'team', 'org', 'profile', 'fund', 'hook', 'star', 'unstar', 'stars', 'prune', 'shrinkwrap', '--version', '-v',
+]);
+
+/** `npm ci` (and its aliases): the first word after `npm` that is no option. */
+function npmSubcommand(command: string): string | null {
+  return commandArgs(command, 'npm')[0]?.toLowerCase() ?? null;
+}
+
+/**
+ * When the npm cache a restore brings back (`restoresNpmCacheOnly`) can reach what `job` builds only through
+ * npm's checks: a later step of the job (`after`: the job's steps as they run, composite actions' steps
+ * included, from the restoring step on) installs with `npm ci`, which takes every package archive from the
+ * lockfile by its integrity hash, and no step runs an npm command that fetches outside the lockfile (`npx`, `npm
+ * exec`, `npm install`, `npm update`, `npm init`: a registry lookup the cache can answer, or a package `npx`
+ * installed into `~/.npm/_npx` earlier). A package script (`npm run build`) is the project's own code, which the
+ * scan does not read. The calling step and the command, or null.
+ */
+export function npmLockfileOnly(after: readonly { step: Step; caller: Step }[]): { step: Step; command: string } | null {
+  let found: { step: Step; command: string } | null = null;
+  for (const { step, caller } of after) {
+    const run = step.run;
+    if (run === undefined) continue;
+    if (typeof run.value !== 'string') return null;
+    for (const command of scriptCommands(run.value, null)) {
+      const program = commandName(command.text)?.toLowerCase();
+      if (program === 'npx' || program === 'pnpx') return null;
+      if (program !== 'npm') continue;
+      const sub = npmSubcommand(command.text);
+      if (sub !== null && NPM_LOCKFILE_INSTALLS.has(sub)) {
+        found ??= { step: caller, command: command.text.trim().slice(0, 60) };
+        continue;
+      }
+      if (sub === null || !NPM_NO_FETCH.has(sub)) return null;
+    }
+  }
+  return found;
 }

@@ -1,4 +1,4 @@
-import { cacheStep, restoreClearedBeforeUse, restoreKeyLines, type CacheUse } from '../analysis/caching.js';
+import { cacheStep, npmLockfileOnly, restoreClearedBeforeUse, restoreKeyLines, restoresNpmCacheOnly, type CacheUse } from '../analysis/caching.js';
 import { cachingRuns, defaultScopeWriters, heldBackWriters, neverRuns, PATH_ENTRY_RULES, prControlled, writersFor, writerSave, type CacheWriter } from '../analysis/cache-scope.js';
 import { describeStep } from '../analysis/describe.js';
 import { overlap, sharedOccasion, type RunSet } from '../analysis/run-model/conditions.js';
@@ -95,7 +95,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A job that publishes (package upload, `gh release`, image push) or feeds one restores a GitHub Actions cache (`actions/cache`, `actions/cache/restore`, or a `setup-*` action with caching), on a run on which it publishes, steps of local composite actions included. Cache entries of the default branch are written by every run there. HIGH when a workflow of the repository runs an outsider\'s code or text in the default branch\'s cache scope (a checkout or artifact of a pull request that a step runs, or an injection, under `pull_request_target`, `workflow_run`, `issue_comment` ...) with no approval in the way, or saves the same cache from a pull request\'s files: the finding names that job. MEDIUM when that writer needs a maintainer\'s approval or command first (a checked `/test` comment, a `repository_dispatch` only a maintainer\'s command sends) and runs the pull request\'s code as it is when the job runs; LOW when only collaborators\' runs write the scope. Not reported: a restore whose every path lies in the `dist` directory a later `goreleaser release --clean` of the job deletes before it builds. Also MEDIUM: a `pull_request_target` cache save whose key or content the pull request picks, and a `workflow_run` job following pull request runs that restores a cache an outsider can write and then uses stored secrets. LOW when the job already runs the pull request\'s checkout (reported by untrusted-checkout): the cache adds no way in.',
+      'A job that publishes (package upload, `gh release`, image push) or feeds one restores a GitHub Actions cache (`actions/cache`, `actions/cache/restore`, or a `setup-*` action with caching), on a run on which it publishes, steps of local composite actions included. Cache entries of the default branch are written by every run there. HIGH when a workflow of the repository runs an outsider\'s code or text in the default branch\'s cache scope (a checkout or artifact of a pull request that a step runs, or an injection, under `pull_request_target`, `workflow_run`, `issue_comment` ...) with no approval in the way, or saves the same cache from a pull request\'s files: the finding names that job. MEDIUM when that writer needs a maintainer\'s approval or command first (a checked `/test` comment, a `repository_dispatch` only a maintainer\'s command sends) and runs the pull request\'s code as it is when the job runs; LOW when only collaborators\' runs write the scope. Not reported: a restore whose every path lies in the `dist` directory a later `goreleaser release --clean` of the job deletes before it builds. Also MEDIUM: a `pull_request_target` cache save whose key or content the pull request picks, and a `workflow_run` job following pull request runs that restores a cache an outsider can write and then uses stored secrets. LOW when the job already runs the pull request\'s checkout (reported by untrusted-checkout): the cache adds no way in. One level lower when the restore is npm\'s own cache alone and only `npm ci` reads it back (archives checked against the lockfile\'s hashes).',
     recommendation:
       'Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not run pull request code, and do not save caches from pull request data.',
   },
@@ -136,11 +136,12 @@ export default defineWorkflowRule({
                 const order = ranked(theirs, called, use, runs);
                 const writer = (order[0] as RankedWriter).writer;
                 const already = redundant(context, caller, runs.stepReach(caller).level);
+                const checked = already === null && writer.gate === null ? npmChecked(called, use, runs) : null;
                 context.report({
                   node,
                   job,
-                  severity: writer.gate === null && already === null ? 'MEDIUM' : 'LOW',
-                  message: `${subject(called, `restores a cache (${use.how})`, runs)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}${howWritten(order[0] as RankedWriter, use, `job \`${job.id}\``)}, so an entry an outsider plants in the default branch's cache scope runs with that secret${already !== null ? alreadyText(already) : writer.gate === null ? '' : writer.act === undefined ? " (LOW: it takes a maintainer's approval first if that environment requires reviewers)" : " (LOW: it takes a maintainer's approval first)"}.`,
+                  severity: writer.gate === null && already === null && checked === null ? 'MEDIUM' : 'LOW',
+                  message: `${subject(called, `restores a cache (${use.how})`, runs)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}${howWritten(order[0] as RankedWriter, use, `job \`${job.id}\``)}, so an entry an outsider plants in the default branch's cache scope runs with that secret${already !== null ? alreadyText(already) : checked !== null ? ` (LOW: ${checked})` : writer.gate === null ? '' : writer.act === undefined ? " (LOW: it takes a maintainer's approval first if that environment requires reviewers)" : " (LOW: it takes a maintainer's approval first)"}.`,
                   facts: [...runFact(runs, caller), ...writerFacts(order)],
                 });
                 continue;
@@ -209,6 +210,23 @@ function publisherFor(own: readonly Publisher[], consumers: readonly Job[], call
   return null;
 }
 
+/**
+ * When the restore brings back only npm's own cache and the job installs from it only with `npm ci`
+ * (caching.ts `npmLockfileOnly`): the clause that says what stands in the way, else null. npm takes each package
+ * archive from the cache by the lockfile's integrity hash and refuses bytes that do not match it, so a planted
+ * archive does not run; what else the directory holds (prebuilt binaries some packages' install scripts keep in
+ * it, packages npx installed) reaches the build only through those scripts or through npx, which the job does
+ * not run. One level lower than the same writer would make it otherwise.
+ */
+function npmChecked(called: CalledStep, use: CacheUse, runs: WorkflowRuleContext['runs']): string | null {
+  if (!restoresNpmCacheOnly(use)) return null;
+  const steps = runs.job(called.caller.job as Job).steps;
+  const from = steps.findIndex((s) => s.step === called.step);
+  const found = npmLockfileOnly(steps.slice(from + 1));
+  if (found === null) return null;
+  return `\`${found.command}\` (${describeStep(found.step)}) installs every package archive by the lockfile's integrity hash, and npm refuses one whose bytes do not match, so a planted archive does not run; what else npm's cache directory holds (prebuilt binaries that some packages' install scripts keep there, packages npx installed) reaches the build only through those scripts or npx, which the job does not run`;
+}
+
 /** Whose code or text a writer's run executes, in words. */
 function writerCode(writer: CacheWriter): string {
   switch (writer.rule) {
@@ -262,13 +280,18 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     severity = 'LOW';
     tail = `, and ${(first ?? gated)?.text ?? ''}, so an outsider can write them${alreadyText(already)}.`;
   } else if (first !== undefined) {
-    severity = 'HIGH';
+    const checked = npmChecked(called, use, context.runs);
+    severity = checked === null ? 'HIGH' : 'MEDIUM';
     const more = open.length > 1 ? ` (and ${open.length - 1} more)` : '';
     // Ranked: when the first writer saves no such cache, none of the others does either.
     const way = (open[0] as RankedWriter).save === null ? `${more}${howWritten(open[0] as RankedWriter, use, 'the release', new Set(open.map((r) => r.writer.job)).size > 1)}` : `${howWritten(open[0] as RankedWriter, use, 'the release')}${more}`;
-    tail = `, and ${first.text}${way}, so anyone with a GitHub account can write them, and the release ships what they planted.`;
+    tail =
+      checked === null
+        ? `, and ${first.text}${way}, so anyone with a GitHub account can write them, and the release ships what they planted.`
+        : `, and ${first.text}${way}, so anyone with a GitHub account can write them (MEDIUM: ${checked}).`;
   } else if (gated !== undefined) {
-    severity = 'MEDIUM';
+    const checked = npmChecked(called, use, context.runs);
+    severity = checked === null ? 'MEDIUM' : 'LOW';
     const held = context.runs.job(publishingJob).valuables;
     const holds = held.length === 0 ? '' : `, with what job \`${publishingJob.id}\` holds (${held.join(', ')})`;
     const act = gated.act;
@@ -277,7 +300,10 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     const who = act === undefined ? 'unless that environment\'s reviewers stop the run' : `by ${text ? 'changing that text' : 'pushing'} after ${act}`;
     const why = act === undefined ? 'the environment may require a reviewer' : `not without ${act}`;
     const way = howWritten(order.find((r) => r.writer === gated) as RankedWriter, use, 'the release');
-    tail = `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`;
+    tail =
+      checked === null
+        ? `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`
+        : `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who} (LOW: ${why}, and ${checked}).`;
   } else {
     severity = 'LOW';
     tail = lowTail(ranked(heldBack(), called, use, context.runs)[0], use);

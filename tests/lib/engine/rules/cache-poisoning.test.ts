@@ -369,7 +369,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
             - uses: actions/setup-node@v4
               with:
                 cache: npm
-            - run: npm ci
+            - run: npm install
             - ${secretStep}
     ` });
     const secretStep = 'run: npm run report\n              env:\n                TOKEN: ${{ secrets.REPORT_TOKEN }}';
@@ -392,6 +392,15 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(findings[0]?.description).toContain('`secrets.REPORT_TOKEN`');
       expect(findings[0]?.description).toContain('workflow_run');
       expect(findings[0]?.description).toContain('`.github/workflows/pr.yml` (job `test`) checks out pull request code');
+    });
+
+    it("is LOW when npm's cache is read back only by `npm ci`, which checks each archive against the lockfile; MEDIUM with a bare `npm install`", () => {
+      const checked = followUp(secretStep);
+      checked.text = checked.text.replace('- run: npm install', '- run: npm ci');
+      const findings = scanWith(RULE, [ci('pull_request'), checked, writer]);
+      expect(positions(findings)).toEqual(['10:15 LOW']);
+      expect(findings[0]?.description).toContain("(LOW: `npm ci` (step 3 of job `report`) installs every package archive by the lockfile's integrity hash");
+      expect(positions(scanWith(RULE, [ci('pull_request'), followUp(secretStep), writer]))).toEqual(['10:15 MEDIUM']);
     });
 
     it("is LOW when the workflow_run job already checks out and runs the pull request's head", () => {
@@ -594,7 +603,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
           - uses: actions/setup-node@v4
             with:
               cache: npm
-          - run: npm ci && npm publish
+          - run: npm install && npm publish
   ` };
   const other = (text: string) => ({ path: '.github/workflows/other.yml', text });
   const prTarget = (condition = '') => other(yaml`
@@ -1003,6 +1012,64 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     expect(paths([saves])).not.toContain('cache-poisoning-release');
   });
 
+  describe("npm's own cache, read back only by `npm ci` (package archives checked against the lockfile's hashes)", () => {
+    /** The release, restoring with `cache` (a step's lines under `- uses:`), then running `script`. */
+    const npmRelease = (cache: string, script: string) => ({ path: '.github/workflows/release.yml', text: yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: ${cache}
+            - run: ${script}
+    ` });
+    const setupNode = (manager: string) => `actions/setup-node@v4\n              with:\n                cache: ${manager}`;
+    const actionsCache = (path: string) => `actions/cache@v4\n              with:\n                path: ${path}\n                key: npm-\${{ hashFiles('package-lock.json') }}`;
+    const paths = (files: { path: string; text: string }[]) => findCombinations(all(files).records, () => true).map((c) => c.id);
+
+    it('positive: an outsider writer makes it MEDIUM, not HIGH, saying what npm checks and what it does not; no attack path', () => {
+      for (const cache of [setupNode('npm'), actionsCache('~/.npm')]) {
+        const files = [npmRelease(cache, 'npm ci && npm publish'), prTarget()];
+        const [finding] = scanWith(RULE, files);
+        expect(finding?.severity).toBe('MEDIUM');
+        expect(finding?.description).toContain("(MEDIUM: `npm ci` (step 3 of job `publish`) installs every package archive by the lockfile's integrity hash, and npm refuses one whose bytes do not match");
+        expect(finding?.description).toContain('prebuilt binaries that some packages\' install scripts keep there, packages npx installed');
+        expect(paths(files)).not.toContain('cache-poisoning-release');
+      }
+    });
+
+    it('positive: behind a maintainer\'s approval it is LOW, saying both', () => {
+      const approved = other(yaml`
+        on: issue_comment
+        jobs:
+          test:
+            if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: refs/pull/\${{ github.event.issue.number }}/head
+              - run: npm ci && npm test
+      `);
+      const [finding] = scanWith(RULE, [npmRelease(setupNode('npm'), 'npm ci && npm publish'), approved]);
+      expect(finding?.severity).toBe('LOW');
+      expect(finding?.description).toContain("(LOW: not without a maintainer's command, and `npm ci` (step 3 of job `publish`) installs every package archive");
+    });
+
+    it('negative: npx, npm exec or a bare npm install after the restore, or another cache beside npm\'s, keeps it HIGH', () => {
+      for (const script of ['npm ci && npx semantic-release-helper && npm publish', 'npm ci && npm exec -- tool && npm publish', 'npm install && npm publish', 'npm install -g tool && npm ci && npm publish', 'npm publish']) {
+        expect(scanWith(RULE, [npmRelease(setupNode('npm'), script), prTarget()])[0]?.severity, script).toBe('HIGH');
+      }
+      for (const cache of [setupNode('yarn'), setupNode('pnpm'), actionsCache('|\n                  ~/.npm\n                  node_modules'), actionsCache('node_modules')]) {
+        expect(scanWith(RULE, [npmRelease(cache, 'npm ci && npm publish'), prTarget()])[0]?.severity, cache).toBe('HIGH');
+      }
+      expect(paths([npmRelease(setupNode('npm'), 'npm install && npm publish'), prTarget()])).toContain('cache-poisoning-release');
+    });
+  });
+
   describe('a cache keyed by the run\'s own id', () => {
     const keyed = (inputs: string) => ({ path: '.github/workflows/release.yml', text: yaml`
       on:
@@ -1196,7 +1263,7 @@ ${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
     const file = (path: string, lines: string[]) => ({ path, text: `${lines.join('\n')}\n` });
     /** The release on `runsOn`, restoring with the step `cache` (`uses:` then its `with:` lines). */
     const releaseOn = (runsOn: string, cache: string[]) =>
-      file('.github/workflows/release.yml', ['on:', '  push:', "    tags: ['v*']", 'jobs:', '  publish:', `    runs-on: ${runsOn}`, '    steps:', '      - uses: actions/checkout@v4', ...cache.map((l) => `      ${l}`), '      - run: npm ci && npm publish']);
+      file('.github/workflows/release.yml', ['on:', '  push:', "    tags: ['v*']", 'jobs:', '  publish:', `    runs-on: ${runsOn}`, '    steps:', '      - uses: actions/checkout@v4', ...cache.map((l) => `      ${l}`), '      - run: npm install && npm publish']);
     /** A `pull_request_target` job running the pull request's code on `runsOn` (with `strategy` lines), saving with `cache`. */
     const writerOn = (runsOn: string, cache: string[], strategy: string[] = []) =>
       file('.github/workflows/other.yml', [
