@@ -217,6 +217,9 @@ const STRING_OVERRIDES: readonly StringOverride[] = [
     matches: (key, definition) => definition !== undefined && REPOSITORY_DEFINITIONS.has(definition) && ['name', 'full_name', 'organization'].includes(key),
     cap: FIXED,
   },
+  // The name of the event that started a workflow run (`push`, `pull_request`, ...): GitHub sets it from its own
+  // list of event names, whoever started the run.
+  { matches: (key, definition) => key === 'event' && (definition === 'workflow-run' || definition === 'deployment-workflow-run'), cap: FIXED },
   // Emails: the schema has no `format: email`. Git does not validate author emails, so this understates the
   // risk of commit author emails; the spec classifies emails as structured all the same.
   { matches: (key) => key === 'email', cap: STRUCTURED },

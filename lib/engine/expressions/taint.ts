@@ -344,6 +344,12 @@ export class TaintAnalyzer {
       return name === 'tojson' ? { ...result, json: true } : withoutJson(result);
     }
     if (expr instanceof Logical) {
+      // `a && b` is the first falsy operand (null, false, 0 or '': no text of anyone's) or else the last one: only the
+      // last carries text into the value (`github.event.issue && 'issue' || 'pr'` is one of two literals).
+      if (expr.operator.lexeme === '&&') {
+        const last = expr.args[expr.args.length - 1];
+        return last === undefined ? null : this.ofExpression(last, scope, depth + 1);
+      }
       // `a || b` is `a` whenever `a` is truthy: the operands after one that always is are never the value.
       const or = expr.operator.lexeme === '||';
       let result: Taint | null = null;

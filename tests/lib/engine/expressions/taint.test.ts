@@ -75,6 +75,38 @@ describe('TaintAnalyzer', () => {
     expect(evaluate('github.event.pull_request.title', step)?.events).toEqual(['pull_request_target']);
   });
 
+  it("takes `a && b` as its last operand (a falsy one carries no text), and a workflow run's event name as GitHub's", () => {
+    const { evaluate, step: stepAt } = analyse({ [WORKFLOW]: yaml`
+      on:
+        issues:
+        pull_request_target:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: 'true'
+    ` });
+    const step = stepAt(WORKFLOW, 'j', 0);
+    // Positive: the last operand of `&&`, or any operand of `||` but one after an always-truthy one, is the value.
+    expect(evaluate("github.event.issue && github.event.issue.title", step)?.level).toBe('arbitrary');
+    expect(evaluate("github.event.issue.number && github.event.issue.title || 'none'", step)?.level).toBe('arbitrary');
+    expect(evaluate("'x' && (github.event.pull_request.title || 'y')", step)?.level).toBe('arbitrary');
+    expect(evaluate('github.event.workflow_run.head_branch', step)?.level).toBe('arbitrary');
+    expect(evaluate('github.event.workflow_run.display_title', step)?.level).toBe('arbitrary');
+    // Negative: a condition that picks one of two literals, and the name of the event that started a run.
+    for (const fixed of [
+      "github.event.issue && 'issue' || (github.event.pull_request && 'pull_request') || 'unknown'",
+      "github.event.pull_request.title && 'titled'",
+      'github.event.pull_request && github.event.pull_request.head.sha || github.sha',
+      'github.event.workflow_run.event',
+    ]) {
+      expect(evaluate(fixed, step), fixed).toBeNull();
+    }
+  });
+
   it('marks toJSON results as JSON, and drops the mark once the value is reshaped', () => {
     const files = { [WORKFLOW]: yaml`
       on: issues
