@@ -1,6 +1,7 @@
 import type { Step } from '../model/workflow.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { get, getText, isTruthy } from '../yaml/model.js';
+import { uvToolExecution } from './run-model/execution.js';
 
 /**
  * Programs that run code or configuration from the working directory: build tools, package managers (install
@@ -97,6 +98,9 @@ function commandEvidence(command: string): string | null {
     }
     return `\`${name} ${script}\``;
   }
+  // `uvx ruff`, `uv tool run ruff`: a tool from the package index (the run model's reading, execution.ts).
+  const tool = uvToolExecution(name, args, null);
+  if (tool !== undefined) return tool?.kind === 'project' ? tool.evidence : null;
   if (!BUILD_TOOLS.has(name)) {
     return name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '') ? `\`docker ${args[0]}\`` : null;
   }

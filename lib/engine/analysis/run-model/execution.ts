@@ -462,6 +462,8 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     if (CONFIG_AS_CODE_PACKAGES.has(bare)) return { kind: 'project', evidence: `\`${name} ${bare}\` (which loads its configuration from the working directory as code)`, path: cwd };
     return { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null, ...(LOCAL_FIRST_RUNNERS.has(name) ? { resolvesFrom: cwd } : {}) };
   }
+  const tool = uvToolExecution(name, args, cwd);
+  if (tool !== undefined) return tool;
   // `docker buildx imagetools create` (a manifest list of pushed digests), `ls`, `create`, `use` ... build nothing.
   if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '') && !(args[0] === 'buildx' && BUILDX_NO_BUILD.has(args.slice(1).find((a) => !a.startsWith('-')) ?? ''))) {
     return { kind: 'project', evidence: `\`docker ${args[0] ?? ''}\``, path: cwd };
@@ -486,6 +488,51 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   if (name === 'go' && sub === 'run' && args.some((a) => /@/.test(a))) return { kind: 'registry', evidence, path: null };
   const recipes = TASK_RUNNERS[name];
   return { kind: 'project', evidence, path: cwd, ...(recipes === undefined ? {} : { recipes }) };
+}
+
+/**
+ * `uvx ruff check .`, `uv tool run ruff`, `uv tool install ruff`: a tool from the package index, in an environment of
+ * its own; uv reads no configuration of the project for tool commands (https://docs.astral.sh/uv/concepts/configuration-files/:
+ * "For tool commands, which operate at the user level, local configuration files will be ignored"). The tool itself
+ * runs the workspace's code when it loads its configuration or plugins from the working directory as code
+ * (`PYTHON_CONFIG_AS_CODE`). Undefined for any other command (`name` is the program, `args` the words after it).
+ */
+export function uvToolExecution(name: string, args: readonly string[], cwd: string | null): Omit<Execution, 'step'> | null | undefined {
+  const tool = name === 'uvx' ? args : name === 'uv' && args[0] === 'tool' && (args[1] === 'run' || args[1] === 'install') ? args.slice(2) : null;
+  if (tool === null) return name === 'uv' && args[0] === 'tool' ? null : undefined;
+  const pkg = toolPackage(tool);
+  if (pkg === null) return null;
+  const bare = pkg.replace(/\[.*$|[=<>~!@].*$/, '').toLowerCase();
+  const shown = name === 'uvx' ? `uvx ${pkg}` : `uv tool ${args[1] ?? ''} ${pkg}`;
+  if (args[1] === 'install' && name !== 'uvx') return { kind: 'registry', evidence: `\`${shown}\``, path: null };
+  if (PYTHON_CONFIG_AS_CODE.has(bare)) return { kind: 'project', evidence: `\`${shown}\` (which loads its configuration or plugins from the working directory as code)`, path: cwd };
+  return { kind: 'registry', evidence: `\`${shown}\``, path: null };
+}
+
+/**
+ * Python tools that run the code of the directory they work in: its configuration names code to import, or is code
+ * (pytest's `conftest.py`, tox's and nox's commands and `noxfile.py`, pre-commit's hooks, Sphinx's `conf.py`, MkDocs'
+ * hooks, mypy's and pylint's plugins, invoke's `tasks.py`), or they build the project (hatch, poetry, pdm, maturin,
+ * asv). Not ruff, black, isort or codespell, whose configuration is data.
+ */
+const PYTHON_CONFIG_AS_CODE: ReadonlySet<string> = new Set([
+  'pytest', 'tox', 'nox', 'pre-commit', 'prek', 'sphinx-build', 'sphinx', 'mkdocs', 'mypy', 'pylint', 'invoke', 'hatch', 'poetry', 'pdm', 'maturin', 'asv',
+]);
+
+/** Options of `uvx` / `uv tool run` that take the next word as their value. */
+const UV_TOOL_VALUE_OPTIONS = new Set(['--from', '--with', '--with-editable', '--with-requirements', '-w', '-p', '--python', '--index', '--index-url', '--default-index', '--extra-index-url', '-i', '--find-links', '-f', '--constraints', '-c', '--overrides', '--env-file', '--cache-dir', '--directory', '--project', '--config-file', '--color', '--python-platform', '--index-strategy', '--keyring-provider', '--exclude-newer', '--resolution', '--prerelease', '--link-mode', '--reinstall-package', '--upgrade-package', '-P', '--build-constraints', '-b', '--torch-backend']);
+
+/** The package (or command) a `uvx` / `uv tool run` command line runs: the first word that is no option or option value; null when none. */
+function toolPackage(args: readonly string[]): string | null {
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] ?? '';
+    if (word.startsWith('-')) {
+      if (UV_TOOL_VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    return word;
+  }
+  return null;
 }
 
 /** Python options that take the next word as their value (`-W error`, `-X dev`). */

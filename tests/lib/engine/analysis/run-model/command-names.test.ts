@@ -31,6 +31,19 @@ describe('the command a description names for what a step runs', () => {
     expect(executions('pip install .$EXTRAS')).toEqual(['project: `pip install` @ ']);
   });
 
+  it('runs a tool from the package index for `uvx` and `uv tool run`, and the workspace only for a tool that loads it as code', () => {
+    // uv reads no project configuration for tool commands; ruff's configuration is data.
+    expect(executions('uv tool run ruff check --output-format=github')).toEqual(['registry: `uv tool run ruff` @ ?']);
+    expect(executions('uvx ruff format --check')).toEqual(['registry: `uvx ruff` @ ?']);
+    expect(executions('uvx --from ruff==0.14.1 ruff check')).toEqual(['registry: `uvx ruff` @ ?']);
+    expect(executions('uv tool install "ruff==0.14.11"')).toEqual(['registry: `uv tool install ruff==0.14.11` @ ?']);
+    // Negative: pre-commit runs the hooks the workspace configures, pytest its conftest.py, in the directory it runs in.
+    expect(executions('cd docs\nuvx pre-commit run --all-files')).toEqual(['project: `uvx pre-commit` (which loads its configuration or plugins from the working directory as code) @ docs']);
+    expect(executions('uv tool run --with pytest-cov pytest tests')).toEqual(['project: `uv tool run pytest` (which loads its configuration or plugins from the working directory as code) @ ']);
+    // `uv run` and `uv sync` still run the project.
+    expect(executions('uv run pytest')).toEqual(['project: `uv run` @ ']);
+  });
+
   it('still names a script file an interpreter runs, options before it or not', () => {
     expect(executions('python3 tools/build.py')).toEqual(['file: `python3 tools/build.py` @ tools/build.py']);
     expect(executions('python -u tools/build.py')).toEqual(['file: `python tools/build.py` @ tools/build.py']);
