@@ -223,6 +223,12 @@ const SCRIPT_ASSIGNMENT = /(?:^|[\s;&|(])(?:(?:export|readonly|local|declare\s+-
 const SCRIPT_OPTION = /(?:^|\s)--(password|passwd|token|api-key|apikey|secret|client-secret|access-key|secret-key|auth-token)(?:=|[ \t]+)(?:"([^"$`\\\n]{1,200})"|'([^'\n]{1,200})'|([^\s;&|$`"'()<>]{1,200}))/dgi;
 /** What a script must hold before the patterns above are run on it: a credential word (most scripts have none). */
 const SCRIPT_HINT = /pass|pwd|token|secret|key|auth/i;
+/**
+ * A build secret's spec (`docker build --secret id=api_key,env=API_KEY`, `src=./token.txt`, `type=env`): it names
+ * where BuildKit (and Podman, Buildah) take the secret from, the environment or a file, not the secret itself
+ * (https://docs.docker.com/build/building/secrets/).
+ */
+const BUILD_SECRET_SPEC = /^(?:(?:id|type|src|source|env|target|required|mode|uid|gid)=[^,]*)(?:,(?:id|type|src|source|env|target|required|mode|uid|gid)=[^,]*)*$/i;
 
 /** Names of a password (not a token or key): what it opens is usually set up by the same workflow. */
 const PASSWORD_NAME = /(?:^|[_.-])(?:password|passwd|pwd|passphrase)$/i;
@@ -407,6 +413,7 @@ export default defineWorkflowRule({
           const group = [2, 3, 4].find((g) => match[g] !== undefined);
           if (group === undefined || (what === 'variable' && !SECRET_NAME.test(name))) continue;
           const value = match[group] ?? '';
+          if (what === 'option' && name.toLowerCase() === 'secret' && BUILD_SECRET_SPEC.test(value)) continue;
           const at = match.indices?.[group]?.[0] ?? match.index;
           const offset = valueOffsetToSource(file, run, at);
           if (!looksLikeCredential(value, name) || [...skip].some((o) => o >= offset && o < offset + value.length)) continue;

@@ -291,6 +291,13 @@ describe(RULE, () => {
     // Mixed case that is no run of words still counts, and so do letters and digits joined by `-`.
     expect(scanWith(RULE, 'on: push\nenv:\n  APP_SECRET_KEY: k9Xq-2mPz-8RtL-4vWn\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n').length).toBe(1);
     expect(scanWith(RULE, 'on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./publish --token qWeRtZuIoPaSdFgH\n').length).toBe(1);
+    // A build secret's spec names where the secret comes from (the environment, a file), not the secret.
+    const build = (option: string) => scanWith(RULE, `on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: docker build ${option} -t app .\n        env:\n          API_KEY: \${{ secrets.API_KEY }}\n`);
+    expect(build('--secret id=socket_api_key,env=SOCKET_API_KEY')).toEqual([]);
+    expect(build('--secret id=npmrc,src=./ci/npmrc')).toEqual([]);
+    expect(build('--secret=type=env,id=TOKEN,env=GH_TOKEN_VALUE')).toEqual([]);
+    // Negative: a literal handed to `--secret` itself still counts.
+    expect(build('--secret qWeRtZuIoPaSdFgH').length).toBe(1);
     // The provider's shape: an AWS secret access key is 40 characters of base64.
     expect(positions(scanWith(RULE, yaml`
       on: push
