@@ -5,6 +5,8 @@
  *
  * Each entry is a URL prefix without the scheme: a host (`sh.rustup.rs`) matches the host and every path on
  * it; a host with a path (`deno.land/install.sh`) matches that path and what follows. Compare lower-cased.
+ * A listed shell installer's Windows sibling at the same path (`install.ps1`, `install.cmd` beside `install.sh`) is the
+ * same vendor's script for another shell, and matches its entry.
  * Add an entry only for an installer (or a bootstrapper, unversioned by design) that the tool's own
  * documentation tells users to fetch from that address, with that documentation as `source`. An installer
  * whose file names the tool on a host named after it (`rustup-init.exe` from `win.rustup.rs`) needs no entry
@@ -106,7 +108,10 @@ export function vendorEntry(url: string | null): { tool: string; host: string; w
   if (url === null) return null;
   const match = /^https:\/\/([^\s'"]+)$/i.exec(url.trim());
   if (match === null) return null;
-  const target = (match[1] ?? '').toLowerCase();
+  const lowered = (match[1] ?? '').toLowerCase();
+  // The vendor's Windows sibling of a listed shell installer (`claude.ai/install.ps1`, `.cmd` beside `install.sh`): the
+  // same script for another shell, at the same place.
+  const target = /\.(?:ps1|cmd|bat)$/.test(lowered) ? lowered.replace(/\.(?:ps1|cmd|bat)$/, '.sh') : lowered;
   for (const { prefix, tool } of VENDOR_INSTALLERS) {
     if (target === prefix || target.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) || (prefix.includes('/') && target.startsWith(prefix))) {
       const host = prefix.split('/')[0] ?? prefix;

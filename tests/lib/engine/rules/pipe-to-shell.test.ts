@@ -311,6 +311,11 @@ ${matrix}
     expect(vendorInstaller('https://evil.test/sh.rustup.rs')).toBeNull();
     expect(vendorInstaller('https://astral.sh/other/install.sh')).toBeNull();
     expect(vendorInstaller('http://sh.rustup.rs')).toBeNull();
+    // A listed shell installer's Windows sibling at the same path is the same vendor's script; another file is not.
+    expect(vendorInstaller('https://claude.ai/install.ps1')).toBe('Claude Code');
+    expect(vendorInstaller('https://claude.ai/install.cmd')).toBe('Claude Code');
+    expect(vendorInstaller('https://claude.ai/other.ps1')).toBeNull();
+    expect(vendorInstaller('https://evil.test/install.ps1')).toBeNull();
     expect(vendorInstaller(null)).toBeNull();
     // Every table entry is a scheme-less lower-case prefix that matches itself.
     for (const { prefix } of VENDOR_INSTALLERS) {
