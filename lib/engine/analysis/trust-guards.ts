@@ -179,6 +179,28 @@ const ALLOW_LIST = /\.includes\(\s*(?:[\w$]+\.){0,6}(?:login|actor)\b/;
 const PERMISSION_CHECK = new RegExp(
   `${ALLOW_LIST.source}|${COLLABORATOR_LIST.source}|getCollaboratorPermissionLevel|collaborators\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/permission|author_association|authorAssociation|checkUserPermission|\\bcheck(?:Public)?MembershipForUser\\b|\\bgetMembershipForUserInOrg\\b|orgs\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/(?:public_)?members(?:hips)?\\/(?!\\s)`,
 );
+/**
+ * GitHub Agentic Workflows' compiled membership check: an `actions/github-script` step that runs `check_membership.cjs`
+ * (put in place by `github/gh-aw/actions/setup`) with the roles it requires in `GH_AW_REQUIRED_ROLES`; it reads the
+ * permission of the actor who caused the run (`context.actor`) and sets `is_team_member` to `true` only for one of
+ * those roles, an allow-listed bot, or a `schedule` or `merge_group` run (github/gh-aw, `actions/setup/js/
+ * check_membership.cjs`). A gate when every role it lists can write (`admin`, `maintainer`, `maintain`, `write`);
+ * `read`, `triage` or `all` lets others in.
+ */
+const GH_AW_MEMBERSHIP = /\brequire\(\s*['"`][^'"`\n]{0,200}\/gh-aw\/actions\/check_membership\.cjs['"`]\s*\)/;
+const WRITING_ROLES: ReadonlySet<string> = new Set(['admin', 'maintainer', 'maintain', 'write']);
+
+/** True for a step that is GitHub Agentic Workflows' membership check requiring roles that can write (`GH_AW_MEMBERSHIP`). */
+function ghAwMembershipCheck(step: Step): boolean {
+  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/github-script') return false;
+  const script = getText(step.with, 'script');
+  if (script === null || !GH_AW_MEMBERSHIP.test(script)) return false;
+  const roles = getText(step.env, 'GH_AW_REQUIRED_ROLES');
+  if (roles === null || roles.includes('${{')) return false;
+  const list = roles.split(',').map((r) => r.trim().toLowerCase()).filter((r) => r !== '');
+  return list.length > 0 && list.every((r) => WRITING_ROLES.has(r));
+}
+
 /** An organization membership check of GitHub's API that throws (404) for a non-member. */
 const MEMBERSHIP_CALL = /\bcheck(?:Public)?MembershipForUser\b/;
 const MAX_PATHS = 32;
@@ -1057,7 +1079,7 @@ function permissionOutput(path: string, context: AtomContext, test: OutputTest):
  */
 function permissionAtom(path: string, context: AtomContext, test: OutputTest): Atom {
   const steps = permissionSteps(path, context, test);
-  const actor = steps.every((s) => permissionAction(s) !== null || scriptChecksActor(scriptOf(s) ?? ''));
+  const actor = steps.every((s) => permissionAction(s) !== null || ghAwMembershipCheck(s) || scriptChecksActor(scriptOf(s) ?? ''));
   const atom: Atom = actor ? { guard: 'commenter', fact: null, actor: true } : { guard: 'commenter', fact: null };
   // An action that checks only on some activities: its outcome stands in the way only on those; an output it sets
   // only when it checks (before the check, so no gate there) keeps the step from running only on the others.
@@ -1174,6 +1196,7 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
     // A script's own check (an author association, a membership, a permission read): its output is a gate only
     // tested for truth or compared with a value that grants; `== 'false'` selects whoever the script does not trust.
     if (test.value !== undefined && DENYING_VALUES.has(test.value.trim().toLowerCase())) return false;
+    if (ghAwMembershipCheck(s)) return true;
     const script = s.run ?? get(s.with, 'script');
     return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value);
   });

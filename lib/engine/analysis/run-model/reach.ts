@@ -536,7 +536,7 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
       if (seen.has(workflow)) continue;
       seen.add(workflow);
       for (const caller of localCallers(workflow)) {
-        if (caller.workflow !== workflow) better(valueReachOf(caller, null, repository, events, covers, seen));
+        if (caller.workflow !== workflow) better(calledValueReach(job, step, valueReachOf(caller, null, repository, events, covers, seen), covers, trustByEvent));
       }
       seen.delete(workflow);
       continue;
@@ -580,6 +580,22 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
     }
   }
   return best;
+}
+
+/**
+ * A reusable workflow's value reach through one caller: the caller's (`theirs`), then the called job's own ways in on
+ * that event (a first job that checks the commenter's permission, whose output the later jobs need): the weaker of
+ * them, so the stronger gate holds, with both gates named.
+ */
+function calledValueReach(job: Job, step: Step | null, theirs: ValueReach, covers: (guard: TrustGuard) => boolean, cache: Map<string, TrustPaths>): ValueReach {
+  if (theirs.event === null || theirs.level === 'collaborator' || theirs.level === 'trusted-author') return theirs;
+  let own: ReturnType<typeof valuePathReach> | null = null;
+  for (const path of trustOn(job, step, theirs.event, cache)) {
+    const found = valuePathReach(path, covers);
+    if (own === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(own.level)) own = found;
+  }
+  if (own === null || REACH_ORDER.indexOf(own.level) <= REACH_ORDER.indexOf(theirs.level)) return theirs;
+  return { ...theirs, level: own.level, gates: [...new Set([...theirs.gates, ...own.gates])], unvouched: theirs.unvouched || own.unvouched };
 }
 
 /** A guard as a description names it: `the condition \`...\``, `environment \`prod\``. */

@@ -254,3 +254,86 @@ describe('labels read through the API in an earlier job, tested with contains(fr
     }
   });
 });
+
+describe("a value reaching a reusable workflow's job, through its caller and past the job's own gate", () => {
+  function valueModel(files: Record<string, string>) {
+    const workflows: Workflow[] = [];
+    for (const [path, text] of Object.entries(files)) {
+      const parsed = parseYaml(text);
+      if (!parsed.ok || parsed.root.kind !== 'map') throw new Error(`bad fixture ${path}`);
+      workflows.push(buildWorkflow(new SourceFile(path, text), parsed.root));
+    }
+    const runs = new RunModel(new RepositoryModel(workflows, [], []));
+    return (path: string, id: string) => {
+      const step = workflows.find((w) => w.file.path === path)?.jobs.find((j) => j.id === id)?.steps[0];
+      if (step === undefined) throw new Error(`no job ${id}`);
+      // Nothing vouches for the comment's text: who can start the step is what is asked.
+      return runs.valueReach(step, new Set(['issue_comment']), () => false);
+    };
+  }
+
+  it("positive: the called job's permission gate holds the commenter's text back to a maintainer's act, naming it", () => {
+    const reach = valueModel({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, "if: needs.check.outputs.allowed == 'true'") });
+    expect(reach('.github/workflows/bot.yml', 'fix')).toMatchObject({ level: 'approval', event: 'issue_comment', unvouched: true });
+    expect(reach('.github/workflows/bot.yml', 'fix').gates.join()).toContain('needs.check.outputs.allowed');
+  });
+
+  it('negative: without the gate, or on the check job itself, anyone who comments reaches it', () => {
+    const open = valueModel({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, '') });
+    expect(open('.github/workflows/bot.yml', 'fix')).toMatchObject({ level: 'anyone', event: 'issue_comment' });
+    const gated = valueModel({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, "if: needs.check.outputs.allowed == 'true'") });
+    expect(gated('.github/workflows/bot.yml', 'check')).toMatchObject({ level: 'anyone', event: 'issue_comment' });
+  });
+});
+
+describe("GitHub Agentic Workflows' compiled membership check (pre_activation)", () => {
+  /** A compiled workflow: `pre_activation` runs gh-aw's check_membership.cjs with `roles`; `agent` needs `activation`, gated on it. */
+  const compiled = (roles: string) => yaml`
+    on:
+      issue_comment:
+        types: [created]
+    jobs:
+      pre_activation:
+        runs-on: ubuntu-latest
+        outputs:
+          activated: \${{ steps.check_membership.outputs.is_team_member == 'true' }}
+        steps:
+          - uses: github/gh-aw/actions/setup@de126a1f352e2b07084689e06a91ada08cab2857
+            with:
+              destination: \${{ runner.temp }}/gh-aw/actions
+          - id: check_membership
+            uses: actions/github-script@3a2844b7e9c422d3c10d287c895573f7108da1b3
+            env:
+              GH_AW_REQUIRED_ROLES: "${roles}"
+            with:
+              script: |
+                const { main } = require('\${{ runner.temp }}/gh-aw/actions/check_membership.cjs');
+                await main();
+      activation:
+        needs: pre_activation
+        if: needs.pre_activation.outputs.activated == 'true'
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo ok
+      agent:
+        needs: activation
+        if: needs.activation.outputs.daily_ai_credits_exceeded != 'true'
+        runs-on: ubuntu-latest
+        steps:
+          - run: make
+  `;
+
+  it('positive: roles that can all write gate the jobs after it (a maintainer starts them)', () => {
+    for (const roles of ['admin,maintainer,write', 'admin, maintain']) {
+      const reach = model({ '.github/workflows/w.yml': compiled(roles) });
+      expect(reach('.github/workflows/w.yml', 'agent'), roles).toMatchObject({ level: 'approval', event: 'issue_comment' });
+      expect(reach('.github/workflows/w.yml', 'pre_activation').level).toBe('anyone');
+    }
+  });
+
+  it('negative: a role that cannot write (read, triage, all) lets others in', () => {
+    for (const roles of ['admin,maintainer,write,triage', 'read', 'all']) {
+      expect(model({ '.github/workflows/w.yml': compiled(roles) })('.github/workflows/w.yml', 'agent').level, roles).toBe('anyone');
+    }
+  });
+});
