@@ -173,11 +173,18 @@ const COLLABORATOR_LIST = /collaborators\?(?:[^\s"'#&]{0,80}&){0,4}permission=(?
  */
 const ALLOW_LIST = /\.includes\(\s*(?:[\w$]+\.){0,6}(?:login|actor)\b/;
 /**
+ * The members of a team of the organization, listed (`GET /orgs/<org>/teams/<team>/members`) to look a login up in,
+ * or one login's membership (`GET /orgs/<org>/teams/<team>/memberships/<user>`, 404 for a non-member): the
+ * organization's owners chose the team.
+ */
+const TEAM_MEMBERS = /orgs\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/teams\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/(?:members\b|memberships\/(?!\s))/;
+/**
  * A script that checks the permission or association of whoever triggered the run, or their membership of the
- * organization (`orgs.checkMembershipForUser`, 204 for a member, an error otherwise; `GET /orgs/<org>/members/<user>`).
+ * organization (`orgs.checkMembershipForUser`, 204 for a member, an error otherwise; `GET /orgs/<org>/members/<user>`)
+ * or of one of its teams (`TEAM_MEMBERS`).
  */
 const PERMISSION_CHECK = new RegExp(
-  `${ALLOW_LIST.source}|${COLLABORATOR_LIST.source}|getCollaboratorPermissionLevel|collaborators\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/permission|author_association|authorAssociation|checkUserPermission|\\bcheck(?:Public)?MembershipForUser\\b|\\bgetMembershipForUserInOrg\\b|orgs\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/(?:public_)?members(?:hips)?\\/(?!\\s)`,
+  `${ALLOW_LIST.source}|${COLLABORATOR_LIST.source}|${TEAM_MEMBERS.source}|getCollaboratorPermissionLevel|collaborators\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/permission|author_association|authorAssociation|checkUserPermission|\\bcheck(?:Public)?MembershipForUser\\b|\\bgetMembershipForUserInOrg\\b|orgs\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/(?:public_)?members(?:hips)?\\/(?!\\s)`,
 );
 /**
  * GitHub Agentic Workflows' compiled membership check: an `actions/github-script` step that runs `check_membership.cjs`
@@ -560,7 +567,7 @@ export function quietPermissionChecks(job: Job, before: number): Step[] {
  * register a free login, so it checks nothing; `-x`, `-w` or `^...$` match the whole login.
  */
 function substringListLookup(script: string): string | null {
-  if (!COLLABORATOR_LIST.test(script)) return null;
+  if (!COLLABORATOR_LIST.test(script) && !TEAM_MEMBERS.test(script)) return null;
   const grep = /\|\s*(grep\s+((?:-[A-Za-z]+\s+|--[a-z-]+\s+)*)(["']?)(\$\{\{[^}\n]{0,100}\}\}|[^\s"';|]+))/.exec(script);
   if (grep === null) return null;
   const flags = grep[2] ?? '';
@@ -1198,7 +1205,8 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
     if (test.value !== undefined && DENYING_VALUES.has(test.value.trim().toLowerCase())) return false;
     if (ghAwMembershipCheck(s)) return true;
     const script = s.run ?? get(s.with, 'script');
-    return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value);
+    // A login looked up anywhere in a listed one (an unanchored `grep`) passes any login that contains it.
+    return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value) && substringListLookup(script.value) === null;
   });
 }
 

@@ -2422,6 +2422,43 @@ jobs:
     }
   });
 
+  it("takes a lookup of the commenter among a team's members, matched whole and failing otherwise, for a permission check", () => {
+    const workflow = (lookup: string) => `on:
+  issue_comment:
+    types: [created]
+permissions:
+  contents: write
+jobs:
+  bench:
+    if: github.event.issue.pull_request && github.event.comment.body == '/bench'
+    runs-on: ubuntu-latest
+    steps:
+      - id: check
+        env:
+          GH_TOKEN: \${{ secrets.ORG_READ_TOKEN }}
+          ACTOR: \${{ github.event.comment.user.login }}
+        run: |
+          MEMBERS=$(gh api --paginate "/orgs/\${{ github.repository_owner }}/teams/bench-users/members" --jq '.[].login')
+          if echo "$MEMBERS" | ${lookup}; then
+            echo "authorized=true" >> "$GITHUB_OUTPUT"
+          else
+            echo "authorized=false" >> "$GITHUB_OUTPUT"
+          fi
+      - if: steps.check.outputs.authorized == 'true'
+        uses: actions/checkout@v4
+        with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - if: steps.check.outputs.authorized == 'true'
+        run: make bench
+`;
+    // Positive: the team's owners chose its members; a member's comment approves the run, the head can move after it.
+    for (const whole of ['grep -qx "$ACTOR"', 'grep -Fxq "$ACTOR"', 'grep -qw "$ACTOR"']) {
+      expect(scanWith(RULE, workflow(whole)).map((f) => f.severity), whole).toEqual(['MEDIUM']);
+    }
+    // Negative: matched anywhere in a member's login, anyone can register a login that passes.
+    expect(scanWith(RULE, workflow('grep -q "$ACTOR"')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('reads a checkout\'s $GITHUB_ENV values from the write of a step that runs with it, not from one of another event', () => {
     const workflow = (otherIf: string) => `on:
   issue_comment:
