@@ -109,10 +109,9 @@ export function vendorEntry(url: string | null): { tool: string; host: string; w
   if (url === null) return null;
   const match = /^https:\/\/([^\s'"]+)$/i.exec(url.trim());
   if (match === null) return null;
-  const lowered = (match[1] ?? '').toLowerCase();
   // The vendor's Windows sibling of a listed shell installer (`claude.ai/install.ps1`, `.cmd` beside `install.sh`): the
   // same script for another shell, at the same place.
-  const target = /\.(?:ps1|cmd|bat)$/.test(lowered) ? lowered.replace(/\.(?:ps1|cmd|bat)$/, '.sh') : lowered;
+  const target = (match[1] ?? '').toLowerCase().replace(/\.(?:ps1|cmd|bat)$/, '.sh');
   for (const { prefix, tool } of VENDOR_INSTALLERS) {
     if (target === prefix || target.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) || (prefix.includes('/') && target.startsWith(prefix))) {
       const host = prefix.split('/')[0] ?? prefix;

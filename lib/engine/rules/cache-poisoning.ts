@@ -285,10 +285,7 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     const more = open.length > 1 ? ` (and ${open.length - 1} more)` : '';
     // Ranked: when the first writer saves no such cache, none of the others does either.
     const way = (open[0] as RankedWriter).save === null ? `${more}${howWritten(open[0] as RankedWriter, use, 'the release', new Set(open.map((r) => r.writer.job)).size > 1)}` : `${howWritten(open[0] as RankedWriter, use, 'the release')}${more}`;
-    tail =
-      checked === null
-        ? `, and ${first.text}${way}, so anyone with a GitHub account can write them, and the release ships what they planted.`
-        : `, and ${first.text}${way}, so anyone with a GitHub account can write them (MEDIUM: ${checked}).`;
+    tail = `, and ${first.text}${way}, so anyone with a GitHub account can write them${checked === null ? ', and the release ships what they planted.' : ` (MEDIUM: ${checked}).`}`;
   } else if (gated !== undefined) {
     const checked = npmChecked(called, use, context.runs);
     severity = checked === null ? 'MEDIUM' : 'LOW';
@@ -300,10 +297,8 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     const who = act === undefined ? 'unless that environment\'s reviewers stop the run' : `by ${text ? 'changing that text' : 'pushing'} after ${act}`;
     const why = act === undefined ? 'the environment may require a reviewer' : `not without ${act}`;
     const way = howWritten(order.find((r) => r.writer === gated) as RankedWriter, use, 'the release');
-    tail =
-      checked === null
-        ? `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`
-        : `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who} (LOW: ${why}, and ${checked}).`;
+    const outcome = checked === null ? `, and the release ships what they planted${holds} (MEDIUM: ${why}).` : ` (LOW: ${why}, and ${checked}).`;
+    tail = `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}${outcome}`;
   } else {
     severity = 'LOW';
     tail = lowTail(ranked(heldBack(), called, use, context.runs)[0], use);

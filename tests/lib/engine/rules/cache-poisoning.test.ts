@@ -673,19 +673,21 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     expect(paths(all(files).records)).toContain('cache-poisoning-release');
   });
 
+  /** A member's comment command that builds the pull request's head in the default branch's scope. */
+  const approved = other(yaml`
+    on: issue_comment
+    jobs:
+      test:
+        if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: refs/pull/\${{ github.event.issue.number }}/head
+          - run: npm ci && npm test
+  `);
+
   it('is MEDIUM when the outsider writer runs only after a maintainer\'s approval, and says why it still counts', () => {
-    const approved = other(yaml`
-      on: issue_comment
-      jobs:
-        test:
-          if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/checkout@v4
-              with:
-                ref: refs/pull/\${{ github.event.issue.number }}/head
-            - run: npm ci && npm test
-    `);
     const [finding] = scanWith(RULE, [release, approved]);
     // Like the approval-gated checkout itself (untrusted-checkout MEDIUM): it takes a maintainer's act.
     expect(finding?.severity).toBe('MEDIUM');
@@ -1042,18 +1044,6 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     });
 
     it('positive: behind a maintainer\'s approval it is LOW, saying both', () => {
-      const approved = other(yaml`
-        on: issue_comment
-        jobs:
-          test:
-            if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
-            runs-on: ubuntu-latest
-            steps:
-              - uses: actions/checkout@v4
-                with:
-                  ref: refs/pull/\${{ github.event.issue.number }}/head
-              - run: npm ci && npm test
-      `);
       const [finding] = scanWith(RULE, [npmRelease(setupNode('npm'), 'npm ci && npm publish'), approved]);
       expect(finding?.severity).toBe('LOW');
       expect(finding?.description).toContain("(LOW: not without a maintainer's command, and `npm ci` (step 3 of job `publish`) installs every package archive");

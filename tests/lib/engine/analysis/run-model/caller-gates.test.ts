@@ -6,7 +6,8 @@ import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
 import { scanWith, yaml } from '../../../../support/engine.js';
 
-function model(files: Record<string, string>) {
+/** The run model of `files` (path -> workflow text), and a lookup of a job by file and id. */
+function build(files: Record<string, string>) {
   const workflows: Workflow[] = [];
   for (const [path, text] of Object.entries(files)) {
     const parsed = parseYaml(text);
@@ -14,11 +15,18 @@ function model(files: Record<string, string>) {
     workflows.push(buildWorkflow(new SourceFile(path, text), parsed.root));
   }
   const runs = new RunModel(new RepositoryModel(workflows, [], []));
-  return (path: string, id: string) => {
+  const job = (path: string, id: string) => {
     const found = workflows.find((w) => w.file.path === path)?.jobs.find((j) => j.id === id);
     if (found === undefined) throw new Error(`no job ${id}`);
-    return runs.job(found).reach;
+    return found;
   };
+  return { runs, job };
+}
+
+/** A job's reach in the run model of `files`. */
+function model(files: Record<string, string>) {
+  const { runs, job } = build(files);
+  return (path: string, id: string) => runs.job(job(path, id)).reach;
 }
 
 const CALLER = yaml`
@@ -256,18 +264,12 @@ describe('labels read through the API in an earlier job, tested with contains(fr
 });
 
 describe("a value reaching a reusable workflow's job, through its caller and past the job's own gate", () => {
+  /** The value reach of the first step of a job, for text the comment events bring (nothing vouches for it). */
   function valueModel(files: Record<string, string>) {
-    const workflows: Workflow[] = [];
-    for (const [path, text] of Object.entries(files)) {
-      const parsed = parseYaml(text);
-      if (!parsed.ok || parsed.root.kind !== 'map') throw new Error(`bad fixture ${path}`);
-      workflows.push(buildWorkflow(new SourceFile(path, text), parsed.root));
-    }
-    const runs = new RunModel(new RepositoryModel(workflows, [], []));
+    const { runs, job } = build(files);
     return (path: string, id: string) => {
-      const step = workflows.find((w) => w.file.path === path)?.jobs.find((j) => j.id === id)?.steps[0];
-      if (step === undefined) throw new Error(`no job ${id}`);
-      // Nothing vouches for the comment's text: who can start the step is what is asked.
+      const step = job(path, id).steps[0];
+      if (step === undefined) throw new Error(`no step in ${id}`);
       return runs.valueReach(step, new Set(['issue_comment']), () => false);
     };
   }
