@@ -1,6 +1,7 @@
 // The queue's contract, on the data tests' database: PGlite, or a real Postgres server with TEST_DATABASE_URL
 // (CI). The concurrent-drainers test needs a server's concurrent connections and is skipped on PGlite.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordScan, setInstallationSuspended } from '../../../lib/db/operations.js';
 import { PostgresDatabase } from '../../../lib/db/postgres.js';
@@ -278,6 +279,77 @@ describe('drain', () => {
     expect(backoffSeconds(2, () => 0)).toBe(120);
     expect(backoffSeconds(3, () => 0.5)).toBe(528);
     expect(backoffSeconds(10, () => 1)).toBe(4320);
+  });
+});
+
+describe.skipIf(testDatabaseTarget.kind !== 'postgres')(`a held-back job's wake${skipReason(testDatabaseTarget.kind === 'postgres' ? null : REAL_SERVER_ONLY)}`, () => {
+  // A claim's pgmq.read can keep a lock on a message it did not return: its snapshot saw the message visible,
+  // another claim held it back (invisible) before this read reached it, and Postgres locks the newest version
+  // before rechecking `vt <= now`, which then fails. The lock lasts until that claim commits. A settle that
+  // skipped such a message left it held back with no job of its installation running to wake it.
+  it('waits for a message another transaction holds, then wakes it', async () => {
+    const { installationId, repoIds } = await repositoriesOf(3);
+    await enqueue(t.db, repoIds.map((id) => push(installationId, id)));
+    const limits: ClaimLimits = { limit: 10, leaseSeconds: 60, maxAttempts: 5, concurrency: 2, budget: 100, budgetWindowSeconds: 3600, installationIds: [installationId] };
+    const running = await claimRows(t.db, limits);
+    expect(running).toHaveLength(2);
+    expect(await claimRows(t.db, limits)).toEqual([]);
+    const [held] = await t.query<{ msg_id: string }>(`select msg_id from public.monitor_jobs where installation_id = $1 and state = 'waiting'`, [installationId]);
+    expect(held).toBeDefined();
+    const other = new pg.Client({ connectionString: (testDatabaseTarget as { url: string }).url });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select 1 from pgmq.q_monitor where msg_id = $1 for update', [held!.msg_id]);
+      const settling = settleRow(t.db, running[0]!, 'done');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query('commit');
+      expect(await settling).toEqual({ settled: true });
+    } finally {
+      await other.end();
+    }
+    const [woken] = await t.query<{ state: string; due_in: number }>(
+      `select j.state, extract(epoch from q.vt - clock_timestamp())::float8 as due_in
+         from public.monitor_jobs j join pgmq.q_monitor q on q.msg_id = j.msg_id where j.msg_id = $1`,
+      [held!.msg_id],
+    );
+    expect(woken).toMatchObject({ state: 'queued' });
+    expect(woken!.due_in).toBeLessThan(1);
+    expect(await claimRows(t.db, limits)).toHaveLength(1);
+  });
+
+  it('wakes the next held-back job when the first one was claimed while the settle waited for it', async () => {
+    const { installationId, repoIds } = await repositoriesOf(4);
+    await enqueue(t.db, repoIds.map((id) => push(installationId, id)));
+    const limits: ClaimLimits = { limit: 10, leaseSeconds: 60, maxAttempts: 5, concurrency: 2, budget: 100, budgetWindowSeconds: 3600, installationIds: [installationId] };
+    const running = await claimRows(t.db, limits);
+    expect(running).toHaveLength(2);
+    expect(await claimRows(t.db, limits)).toEqual([]);
+    const held = await t.query<{ msg_id: string }>(`select msg_id from public.monitor_jobs where installation_id = $1 and state = 'waiting' order by msg_id`, [installationId]);
+    expect(held).toHaveLength(2);
+    const other = new pg.Client({ connectionString: (testDatabaseTarget as { url: string }).url });
+    await other.connect();
+    try {
+      // Another drain has the oldest held-back job's message and sets it running before it lets go.
+      await other.query('begin');
+      await other.query('select 1 from pgmq.q_monitor where msg_id = $1 for update', [held[0]!.msg_id]);
+      const settling = settleRow(t.db, running[0]!, 'done');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query(`update public.monitor_jobs set state = 'running' where msg_id = $1`, [held[0]!.msg_id]);
+      await other.query('commit');
+      expect(await settling).toEqual({ settled: true });
+    } finally {
+      await other.end();
+    }
+    const states = await t.query<{ msg_id: string; state: string; due_in: number }>(
+      `select j.msg_id, j.state, extract(epoch from q.vt - clock_timestamp())::float8 as due_in
+         from public.monitor_jobs j join pgmq.q_monitor q on q.msg_id = j.msg_id where j.msg_id = any($1) order by j.msg_id`,
+      [held.map((h) => h.msg_id)],
+    );
+    // The first stays as that drain left it (not made visible under it); the second is woken instead.
+    expect(states.map((s) => s.state)).toEqual(['running', 'queued']);
+    expect(states[0]!.due_in).toBeGreaterThan(1);
+    expect(states[1]!.due_in).toBeLessThan(1);
   });
 });
 
