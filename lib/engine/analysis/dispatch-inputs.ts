@@ -49,6 +49,32 @@ export interface SentInputs {
   fed: readonly string[] | null;
   /** For a `workflow_dispatch`: the ref it names when an outsider can choose it, in words; null for a fixed one. */
   ref: string | null;
+  /**
+   * The inputs (as in `fed`) whose value names the pull request's code by something that moves with it: its number,
+   * `refs/pull/<n>/...` or its head branch, not a commit. The started run resolves it when it checks it out, so it
+   * takes whatever the pull request holds then; at most a few.
+   */
+  pullRequest: readonly string[];
+}
+
+/**
+ * A value that names a pull request by its number, `refs/pull/...` or its head branch: the event's, the API's or a
+ * step's output or variable so named. A commit (`.head.sha`, `headRefOid`, `sha`) is not: it names fixed code.
+ */
+const PULL_REQUEST_POINTER =
+  /refs\/pull\/|\b(?:github\.event|context\.payload)\.(?:issue\.number|number|pull_request\.(?:number|head\.ref))\b|\bgithub\.head_ref\b|\bcontext\.issue\.number\b|\bheadRefName\b|\b(?:pr|pull|pull_request)[-_]?(?:number|num|ref|branch|head[-_]?ref)\b/i;
+const COMMIT = /\bsha\b|[-_.]sha\b|\bheadRefOid\b|\bcommit\b/i;
+
+/** True when a dispatched value names the pull request's moving code (see `SentInputs.pullRequest`). */
+function pointsAtPullRequest(value: string, step: Step): boolean {
+  const text = value.slice(0, 300);
+  if (COMMIT.test(text)) return false;
+  if (PULL_REQUEST_POINTER.test(text)) return true;
+  // A shell variable bound in `env:` to such a value.
+  return variableUses(text).slice(0, 4).some((use) => {
+    const bound = envText(step, use.name);
+    return bound !== null && !COMMIT.test(bound) && PULL_REQUEST_POINTER.test(bound.slice(0, 300));
+  });
 }
 
 /**
@@ -143,8 +169,8 @@ function objectAfter(script: string, key: string): string | null | undefined {
   return null;
 }
 
-/** The keys of a JSON object given as an action input whose values an outsider may choose, or null when it is not plain JSON. */
-function jsonFed(text: string, step: Step): string[] | null {
+/** The keys of a JSON object given as an action input whose values an outsider may choose, with those values, or null when it is not plain JSON. */
+function jsonFed(text: string, step: Step): [string, string][] | null {
   const expressions: string[] = [];
   const masked = text.replace(/\$\{\{[\s\S]*?\}\}/g, (m) => `__expr${expressions.push(m) - 1}__`);
   let parsed: unknown;
@@ -157,7 +183,7 @@ function jsonFed(text: string, step: Step): string[] | null {
   const unmask = (s: string) => s.replace(/__expr(\d+)__/g, (_, i: string) => expressions[Number(i)] ?? '');
   return Object.entries(parsed as Record<string, unknown>).flatMap(([key, value]) => {
     const shown = typeof value === 'string' ? unmask(value) : JSON.stringify(value);
-    return typeof value === 'object' && value !== null ? (/__expr/.test(JSON.stringify(value)) ? [key.toLowerCase()] : []) : fixedValue(shown, step) ? [] : [key.toLowerCase()];
+    return typeof value === 'object' && value !== null ? (/__expr/.test(JSON.stringify(value)) ? [[key.toLowerCase(), unmask(shown)] as [string, string]] : []) : fixedValue(shown, step) ? [] : [[key.toLowerCase(), shown] as [string, string]];
   });
 }
 
@@ -181,7 +207,7 @@ export function sentInputs(dispatch: SelfDispatch): SentInputs {
   if (slug === 'peter-evans/slash-command-dispatch') {
     // A workflow dispatch passes the command's named arguments as the inputs of the same names, and the reserved
     // `ref=` argument as the ref; a repository dispatch sends the whole comment event and its arguments.
-    return { fed: null, ref: dispatch.kind === 'workflow' ? 'the `ref=` argument of the command' : null };
+    return { fed: null, ref: dispatch.kind === 'workflow' ? 'the `ref=` argument of the command' : null, pullRequest: [] };
   }
   if (slug === 'actions/github-script') {
     const script = getText(step.with, 'script') ?? '';
@@ -192,31 +218,35 @@ export function sentInputs(dispatch: SelfDispatch): SentInputs {
     // Absent: nothing sent. A shorthand property (`{ ...context.repo, inputs }`) or a variable: not known.
     const entries = body === undefined ? (new RegExp(`\\b${field}\\b`).test(text) ? null : []) : body === null ? null : objectEntries(body);
     const ref = dispatch.kind === 'workflow' ? /\bref\s*:\s*([^,}\n]+)/.exec(text)?.[1]?.trim() ?? null : null;
+    const fed = entries === null ? null : entries.filter(([, value]) => !fixedJs(value, step));
     return {
-      fed: entries === null ? null : entries.filter(([, value]) => !fixedJs(value, step)).map(([key]) => key.toLowerCase()),
+      fed: fed === null ? null : fed.map(([key]) => key.toLowerCase()),
       ref: ref !== null && !fixedJs(ref, step) ? `\`${ref.slice(0, 60)}\`` : null,
+      pullRequest: pointers(fed ?? [], step),
     };
   }
   if (slug !== null) {
     const known = ACTION_PAYLOAD[slug];
-    if (known === undefined) return { fed: null, ref: null };
+    if (known === undefined) return { fed: null, ref: null, pullRequest: [] };
     const payload = getText(step.with, known.payload);
     const ref = known.ref === undefined ? null : getText(step.with, known.ref);
-    return { fed: payload === null ? [] : jsonFed(payload, step), ref: ref !== null && !fixedValue(ref, step) ? `\`${ref.trim().slice(0, 60)}\`` : null };
+    const fed = payload === null ? [] : jsonFed(payload, step);
+    return { fed: fed === null ? null : fed.map(([key]) => key), ref: ref !== null && !fixedValue(ref, step) ? `\`${ref.trim().slice(0, 60)}\`` : null, pullRequest: pointers(fed ?? [], step) };
   }
   // A script: the `gh` command line the dispatch is on.
   const script = typeof step.run?.value === 'string' ? step.run.value : '';
   const line = logicalLines(script).find((l) => l.offset === dispatch.scriptOffset);
-  if (line === undefined || !/\bgh\s+(?:workflow\s+run|api)\b/.test(line.text)) return { fed: null, ref: null };
+  if (line === undefined || !/\bgh\s+(?:workflow\s+run|api)\b/.test(line.text)) return { fed: null, ref: null, pullRequest: [] };
   const all = words(line.text.slice(/\bgh\s+(?:workflow\s+run|api)\b/.exec(line.text)!.index)).slice(0, 80);
   const fed: string[] = [];
+  const sent: [string, string][] = [];
   let ref: string | null = null;
   const api = all[1] === 'api';
   for (let i = 0; i < all.length; i++) {
     const word = all[i]!;
     const eq = word.startsWith('--') ? word.indexOf('=') : -1;
     const flag = eq > 0 ? word.slice(0, eq) : word;
-    if (flag === '--json' || flag === '--input') return { fed: null, ref };
+    if (flag === '--json' || flag === '--input') return { fed: null, ref, pullRequest: [] };
     const value = (): string => (eq > 0 ? word.slice(eq + 1) : (all[++i] ?? ''));
     if (flag === '-r' || flag === '--ref') {
       const given = value();
@@ -239,13 +269,24 @@ export function sentInputs(dispatch: SelfDispatch): SentInputs {
       }
       if (key === 'event_type') continue;
       const inner = /^(?:inputs|client_payload)\[([\w-]+)\]/.exec(key)?.[1];
-      if (inner === undefined) return { fed: null, ref };
-      if (!fixed) fed.push(inner.toLowerCase());
+      if (inner === undefined) return { fed: null, ref, pullRequest: [] };
+      if (!fixed) {
+        fed.push(inner.toLowerCase());
+        sent.push([inner.toLowerCase(), given]);
+      }
       continue;
     }
-    if (!fixed) fed.push(key.toLowerCase());
+    if (!fixed) {
+      fed.push(key.toLowerCase());
+      sent.push([key.toLowerCase(), given]);
+    }
   }
-  return { fed: [...new Set(fed)], ref };
+  return { fed: [...new Set(fed)], ref, pullRequest: pointers(sent, step) };
+}
+
+/** The inputs of `sent` (name, value as written) whose value names the pull request's moving code. */
+function pointers(sent: readonly (readonly [string, string])[], step: Step): string[] {
+  return [...new Set(sent.filter(([, value]) => pointsAtPullRequest(value, step)).map(([key]) => key.toLowerCase()))].slice(0, 4);
 }
 
 /** One use the dispatched workflow makes of an input an outsider sets. */
@@ -259,6 +300,8 @@ export interface DispatchedUse {
   sink: 0 | 1 | 2 | null;
   /** Where and how, in words: "is expanded into the script of step `Publish` of job `p` (line 14)". */
   text: string;
+  /** The step that checks out or fetches what the value names (`actions/checkout`'s `ref:` or `repository:`, `git checkout`, `gh pr checkout` ...). */
+  checkout?: Step;
 }
 
 /** What a dispatched workflow does with the inputs an outsider sets. */
@@ -267,6 +310,8 @@ export interface DispatchedReading {
   sinks: DispatchedUse[];
   /** Per input the outsider sets, what it picks or that no step names it, in words; at most a few. */
   picks: string[];
+  /** Uses that check out or fetch what an input names (`DispatchedUse.checkout`); at most a few. */
+  checkouts: DispatchedUse[];
 }
 
 /** How a `workflow_dispatch` input is declared. */
@@ -426,10 +471,10 @@ class Reader {
     return null;
   }
 
-  add(input: string, sink: DispatchedUse['sink'], text: string, prompt = true): void {
+  add(input: string, sink: DispatchedUse['sink'], text: string, prompt = true, checkout: Step | null = null): void {
     // In a step that runs an agent, a value it is given (not one its `if:` compares) is text the agent reads.
     const [strength, words] = sink === null && prompt && this.agent !== null ? [0 as const, `${text}, and ${this.agent.label} runs ${this.agent.name}, whose prompt or tools it reaches`] : [sink, text];
-    if (this.uses.length < MAX_USES && !this.uses.some((u) => u.input === input && u.text === words)) this.uses.push({ input, sink: strength, text: words });
+    if (this.uses.length < MAX_USES && !this.uses.some((u) => u.input === input && u.text === words)) this.uses.push({ input, sink: strength, text: words, ...(checkout !== null ? { checkout } : {}) });
   }
 
   at(workflow: Workflow, offset: number): string {
@@ -532,9 +577,11 @@ class Reader {
     }
     const inner = new Reader('workflow', names, declaredInputs(called), this.taint, this.repository, this.depth + 1);
     inner.readWorkflow(called);
-    const sink = strongest(inner.uses)[0];
+    // Of the strongest uses there, a checkout first: what the race of a maintainer's dispatch needs.
+    const strong = strongest(inner.uses);
+    const sink = strong.find((u) => u.checkout !== undefined) ?? strong[0];
     const path = `\`${called.file.path}\``;
-    if (sink !== undefined) this.add(carrier.input, sink.sink, `is passed as input \`${sink.input}\` to ${path} ${at}, where it ${sink.text}`);
+    if (sink !== undefined) this.add(carrier.input, sink.sink, `is passed as input \`${sink.input}\` to ${path} ${at}, where it ${sink.text}`, true, sink.checkout ?? null);
     else this.add(carrier.input, null, `is passed to ${path} ${at}, where it ${inner.uses.find((u) => names.includes(u.input))?.text ?? 'is not named'}`);
   }
 
@@ -572,12 +619,12 @@ class Reader {
         if (key === 'run' || code.has(scalar)) {
           const line = lineAround(String(scalar.value), start);
           const checked = validatedBefore(step, paths, key === 'run' ? start : undefined);
-          if (key === 'run' && CHECKOUT.test(line)) this.add(carrier.input, 0, `names what ${label} checks out or fetches ${at}`);
+          if (key === 'run' && CHECKOUT.test(line)) this.add(carrier.input, 0, `names what ${label} checks out or fetches ${at}`, true, step);
           else if (carrier.typed) this.add(carrier.input, null, `is expanded into the script of ${label} ${at} as a \`${this.declared.get(carrier.input)?.type ?? 'typed'}\` value`);
           else if (checked !== null) this.add(carrier.input, null, `is expanded into the script of ${label} ${at}, but ${checked}`);
           else this.add(carrier.input, 0, `is expanded into the ${key === 'run' ? 'script' : `\`${name}\` code`} of ${label} ${at}`);
         } else if (key === 'with') {
-          if (slug === 'actions/checkout' && /^(?:ref|repository)$/i.test(name)) this.add(carrier.input, 0, `is the \`${name}\` ${label} checks out ${at}`);
+          if (slug === 'actions/checkout' && /^(?:ref|repository)$/i.test(name)) this.add(carrier.input, 0, `is the \`${name}\` ${label} checks out ${at}`, true, step);
           else if (publishes && !carrier.typed && validatedBefore(step, paths) === null) this.add(carrier.input, 1, `is input \`${name}\` of the publish of ${label} ${at}`);
           else if (slug !== null && /^(?:actions|github)\//.test(slug)) this.add(carrier.input, null, `is input \`${name}\` of GitHub's own \`${slug}\` in ${label} ${at}`);
           else if (NUMBER_KEY.test(name)) this.add(carrier.input, null, `is the \`${name}\` ${label} hands to the API ${at}`);
@@ -615,7 +662,7 @@ class Reader {
           const before = line.text.slice(0, use.offset);
           const valid = checked.has(use.name) || validatedBefore(step, [this.pathOf(carrier.input)]) !== null;
           const shown = `(\`$${use.name}\`)`;
-          if (CHECKOUT.test(line.text)) this.add(carrier.input, 0, `names what ${label} checks out or fetches ${shown} ${at}`);
+          if (CHECKOUT.test(line.text)) this.add(carrier.input, 0, `names what ${label} checks out or fetches ${shown} ${at}`, true, step);
           else if (RUNS_AS_CODE.test(before) && !valid) this.add(carrier.input, 0, `is run as code by ${label} ${shown} ${at}`);
           else if (STEP_FILES.test(line.text) && !valid && !carrier.typed) this.add(carrier.input, 1, `is written to \`$GITHUB_ENV\` or \`$GITHUB_PATH\` by ${label} ${shown} ${at}, where a line break in it sets what later steps run with`);
           else if (publishes && !valid && !carrier.typed) this.add(carrier.input, 1, `is handed to the publish of ${label} ${shown} ${at}`);
@@ -701,5 +748,5 @@ export function readDispatched(workflow: Workflow, kind: 'workflow' | 'repositor
     const whole = reader.uses.find((u) => u.input === '');
     picks.push(`its ${kind === 'workflow' ? 'inputs' : '`client_payload`'}, which ${whole?.text ?? 'no step names'}`);
   }
-  return { sinks, picks };
+  return { sinks, picks, checkouts: reader.uses.filter((u) => u.checkout !== undefined).slice(0, 3) };
 }

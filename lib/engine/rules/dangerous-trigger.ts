@@ -429,7 +429,10 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
     // The repository's names only when a step names a repository to dispatch to (most jobs dispatch nothing).
     for (const dispatch of selfDispatches(job, () => context.runs.identity.names)) {
       const reach = context.runs.stepReach(dispatch.step);
-      if (!outsiderReach(reach)) continue;
+      if (!outsiderReach(reach)) {
+        if (reach.level === 'approval') reportDispatchRace(workflow, job, dispatch, reach, context);
+        continue;
+      }
       if (dispatch.credential === null && !tokenCanDispatch(dispatch, job, context)) continue;
       const event = dispatch.kind === 'workflow' ? '`workflow_dispatch`' : '`repository_dispatch`';
       const what = dispatch.target === null ? `a ${event} of this repository` : dispatch.kind === 'workflow' ? `workflow \`${dispatch.target}\` of this repository (${event})` : `a ${event} of type \`${dispatch.target}\` to this repository`;
@@ -487,6 +490,49 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
 }
 
 /**
+ * A dispatch a maintainer's act starts (a member's comment command, a label) that hands another workflow of this
+ * repository the pull request by something that moves with it: its number, `refs/pull/<n>/head` or its head branch,
+ * not a commit. That run checks it out when it starts and runs it with what it holds, so the approval does not bind
+ * the code: what the author pushes between the maintainer's review and that checkout runs there, the race of any
+ * approval (severity policy: MEDIUM when the run holds something). Nothing when the value is a commit, when no job
+ * of the started workflow runs what it checks out, or when that job holds nothing.
+ */
+function reportDispatchRace(workflow: Workflow, job: Job, dispatch: SelfDispatch, reach: Reach, context: WorkflowRuleContext): void {
+  const sent = sentInputs(dispatch);
+  if (sent.pullRequest.length === 0 || (dispatch.credential === null && !tokenCanDispatch(dispatch, job, context))) return;
+  for (const target of dispatchedWorkflows(dispatch, context.repository.workflows).slice(0, 4)) {
+    const reading = readDispatched(target, dispatch.kind, sent.fed, context.taint, context.repository);
+    for (const use of reading.checkouts) {
+      const checkout = use.checkout;
+      if (checkout === undefined || checkout.job === null || !sent.pullRequest.includes(use.input)) continue;
+      const run = context.runs.job(checkout.job);
+      // The checkout's own code: what its entry holds, or for a script that checks out into the workspace
+      // (`gh pr checkout`, `git checkout`), the workspace code run from that step on.
+      const executed = run.executions.find((e) => e.code !== null && (e.code.step === checkout || (checkout.run !== undefined && e.step.index >= checkout.index)));
+      if (executed === undefined) continue;
+      const claim = jobClaim(run, reach, true, true);
+      const severity = severityOf(claim);
+      if (severity === 'LOW' || severity === 'INFO') continue;
+      const event = dispatch.kind === 'workflow' ? '`workflow_dispatch`' : '`repository_dispatch`';
+      const inputs = sent.pullRequest.map((i) => `\`${i}\``).join(', ');
+      context.report({
+        node: dispatch.node,
+        ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
+        job,
+        severity,
+        key: `self-dispatch:${job.id}:${dispatch.step.index}`,
+        message:
+          `${describeStep(dispatch.step)} (line ${workflow.file.position(dispatch.step.node.start).line}) starts \`${target.file.path}\` (${event}) with ${dispatch.how}, handing it the pull request in ${sent.pullRequest.length === 1 ? 'input' : 'inputs'} ${inputs} by its number, \`refs/pull/...\` or branch, not by a commit; ${whoText(reach)}. ` +
+          `There ${dispatch.kind === 'workflow' ? 'input' : 'value'} ${use.input === '' ? 'the payload' : `\`${use.input}\``} ${use.text}, and job \`${checkout.job.id}\` runs that checkout's code (${executed.execution.evidence.slice(0, 80)}, line ${target.file.position(executed.step.node.start).line}) while it holds ${claim.holds.slice(0, 4).join(', ')}. ` +
+          `The checkout takes the pull request as it is when that run starts, so commits its author pushes after the maintainer's review run there under the approval: the race of any approval. Send the head commit that was reviewed (a SHA the maintainer names, or the event's) and check out that SHA.`,
+        facts: reachFacts(reach),
+      });
+      return;
+    }
+  }
+}
+
+/**
  * A job of a comment-triggered workflow that holds something worth taking (a write scope, a secret ...), whose
  * permission check stands in the way on some occasions only: on a comment activity it does not check (a slash-command
  * action that checks only `created` and `edited` comments, run on `deleted` ones too) or on none (a deny path that
@@ -514,7 +560,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning), but never HIGH: where that finding is HIGH (anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish) this one restates it and is MEDIUM, naming it; MEDIUM too when the job holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests, and, instead of saying no job does anything with the outsider\'s content, the weakness another rule reports in a job (a script injection behind a gate, an argument injection in a job without secrets, an AI agent reading the thread). Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish and a value the outsider chooses reaches a sink there (a script, code, a checkout or fetch, `$GITHUB_ENV`, a publish, an AI agent, an action it does not follow), LOW when what they send only picks among fixed values (`type: choice`, compared, checked, a value a script or the API receives) or is not read, when it holds nothing, or when it is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning), but never HIGH: where that finding is HIGH (anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish) this one restates it and is MEDIUM, naming it; MEDIUM too when the job holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests, and, instead of saying no job does anything with the outsider\'s content, the weakness another rule reports in a job (a script injection behind a gate, an argument injection in a job without secrets, an AI agent reading the thread). Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish and a value the outsider chooses reaches a sink there (a script, code, a checkout or fetch, `$GITHUB_ENV`, a publish, an AI agent, an action it does not follow), LOW when what they send only picks among fixed values (`type: choice`, compared, checked, a value a script or the API receives) or is not read, when it holds nothing, or when it is not found here. MEDIUM too for such a step a maintainer\'s act starts (a member\'s comment command, a label) when it hands that workflow the pull request by its number, `refs/pull/<n>/...` or branch rather than a commit, and a job there checks it out and runs it while holding a secret, write scope or publish: the checkout takes the pull request as it is when that run starts, so commits pushed after the review run under the approval (the race of any approval). LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },

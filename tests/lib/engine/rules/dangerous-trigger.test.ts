@@ -960,3 +960,59 @@ describe('dangerous-trigger: a download that runs only on one of two privileged 
     expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
   });
 });
+
+describe(`${RULE}: a maintainer's command that dispatches the pull request by number or ref`, () => {
+  // A member's `/test` comment starts another workflow with the pull request's ref; that run checks it out when it
+  // starts, so commits pushed after the review run there under the approval.
+  const command = (send: string, env = '') => ({
+    path: '.github/workflows/test-command.yml',
+    text: `on:\n  issue_comment:\n    types: [created]\npermissions:\n  actions: write\n  contents: read\njobs:\n  dispatch:\n    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/test') && contains(fromJSON('["OWNER","MEMBER","COLLABORATOR"]'), github.event.comment.author_association)\n    runs-on: ubuntu-latest\n    steps:\n      - run: ${send}\n        env:\n          GH_TOKEN: \${{ github.token }}\n${env}`,
+  });
+  const tests = (steps: string, secrets = true) => ({
+    path: '.github/workflows/gpu-tests.yml',
+    text: `on:\n  workflow_dispatch:\n    inputs:\n      ref:\n        required: true\npermissions:\n  contents: read\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: \${{ inputs.ref }}\n${steps}${secrets ? '        env:\n          HF_TOKEN: ${{ secrets.HF_TOKEN }}\n' : ''}`,
+  });
+  const runsTests = '      - run: pip install -e . && pytest\n';
+  const found = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file === '.github/workflows/test-command.yml');
+
+  it('is MEDIUM when the started run checks out `refs/pull/<n>/head` and runs it with a secret, naming the race', () => {
+    const [finding, ...rest] = found([command('gh workflow run gpu-tests.yml -f ref=refs/pull/${{ github.event.issue.number }}/head'), tests(runsTests)]);
+    expect(rest).toEqual([]);
+    expect(finding?.severity).toBe('MEDIUM');
+    const text = finding?.description ?? '';
+    expect(text).toContain('starts `.github/workflows/gpu-tests.yml` (`workflow_dispatch`) with `gh workflow run`, handing it the pull request in input `ref` by its number');
+    expect(text).toContain('a maintainer approves each run first');
+    expect(text).toContain('is the `ref` step 1 of job `test` checks out (line 14)');
+    expect(text).toContain('secret `HF_TOKEN`');
+    expect(text).toContain('commits its author pushes after the maintainer\'s review run there under the approval');
+    // The number through a variable of the step's environment, to a script checkout.
+    const byNumber = found([
+      command('gh workflow run gpu-tests.yml -f pr="$PR_NUMBER"', '          PR_NUMBER: ${{ github.event.issue.number }}\n'),
+      { path: '.github/workflows/gpu-tests.yml', text: 'on:\n  workflow_dispatch:\n    inputs:\n      pr: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: gh pr checkout "$PR" && make test\n        env:\n          PR: ${{ inputs.pr }}\n          GH_TOKEN: ${{ github.token }}\n          AWS_SECRET_ACCESS_KEY: ${{ secrets.AWS_SECRET_ACCESS_KEY }}\n' },
+    ]);
+    expect(byNumber.map((f) => f.severity)).toEqual(['MEDIUM']);
+    // github-script's createWorkflowDispatch with the number the event's issue has.
+    const script = {
+      ...command('x'),
+      text: command('x').text.replace(
+        '      - run: x\n        env:\n          GH_TOKEN: ${{ github.token }}\n',
+        "      - uses: actions/github-script@v7\n        with:\n          script: |\n            await github.rest.actions.createWorkflowDispatch({ ...context.repo, workflow_id: 'gpu-tests.yml', ref: 'main', inputs: { ref: `refs/pull/${context.issue.number}/head` } })\n",
+      ),
+    };
+    expect(found([script, tests(runsTests)]).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('reports nothing when the dispatch sends a commit, the run runs nothing it checks out, or holds nothing', () => {
+    // The head commit the maintainer's command names: the approval binds the code.
+    expect(found([command('gh workflow run gpu-tests.yml -f ref=${{ steps.pr.outputs.head_sha }}'), tests(runsTests)])).toEqual([]);
+    // The checkout is only uploaded: nothing of the pull request runs.
+    expect(found([command('gh workflow run gpu-tests.yml -f ref=refs/pull/${{ github.event.issue.number }}/head'), tests('      - uses: actions/upload-artifact@v4\n        with:\n          path: docs/\n')])).toEqual([]);
+    // No secret or write scope there: the policy's LOW, which this case does not report.
+    expect(found([command('gh workflow run gpu-tests.yml -f ref=refs/pull/${{ github.event.issue.number }}/head'), tests(runsTests, false)])).toEqual([]);
+    // Not a maintainer's approval but anyone's comment: the outsider case, reported as before (MEDIUM, a checkout sink).
+    const open = { path: '.github/workflows/test-command.yml', text: 'on:\n  issue_comment:\n    types: [created]\npermissions:\n  actions: write\njobs:\n  dispatch:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh workflow run gpu-tests.yml -f ref=refs/pull/${{ github.event.issue.number }}/head\n        env:\n          GH_TOKEN: ${{ github.token }}\n' };
+    const [anyone] = found([open, tests(runsTests)]);
+    expect(anyone?.description).toContain('anyone with a GitHub account can start it');
+    expect(anyone?.description).not.toContain('under the approval');
+  });
+});
