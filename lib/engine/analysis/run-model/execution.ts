@@ -498,15 +498,25 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
  * (`PYTHON_CONFIG_AS_CODE`). Undefined for any other command (`name` is the program, `args` the words after it).
  */
 export function uvToolExecution(name: string, args: readonly string[], cwd: string | null): Omit<Execution, 'step'> | null | undefined {
-  const tool = name === 'uvx' ? args : name === 'uv' && args[0] === 'tool' && (args[1] === 'run' || args[1] === 'install') ? args.slice(2) : null;
-  if (tool === null) return name === 'uv' && args[0] === 'tool' ? null : undefined;
-  const pkg = toolPackage(tool);
-  if (pkg === null) return null;
-  const bare = pkg.replace(/\[.*$|[=<>~!@].*$/, '').toLowerCase();
-  const shown = name === 'uvx' ? `uvx ${pkg}` : `uv tool ${args[1] ?? ''} ${pkg}`;
+  const tool = uvTool(name, args);
+  if (tool === undefined) return name === 'uv' && args[0] === 'tool' ? null : undefined;
+  if (tool === null) return null;
+  const { bare, shown } = tool;
   if (args[1] === 'install' && name !== 'uvx') return { kind: 'registry', evidence: `\`${shown}\``, path: null };
   if (PYTHON_CONFIG_AS_CODE.has(bare)) return { kind: 'project', evidence: `\`${shown}\` (which loads its configuration or plugins from the working directory as code)`, path: cwd };
   return { kind: 'registry', evidence: `\`${shown}\``, path: null };
+}
+
+/**
+ * The tool a `uvx` / `uv tool run|install` command line names: its package without version or extras, lower-case
+ * (`bare`), and the command in words; null when it names none, undefined when the command is no such command.
+ */
+export function uvTool(name: string, args: readonly string[]): { bare: string; shown: string } | null | undefined {
+  const tool = name === 'uvx' ? args : name === 'uv' && args[0] === 'tool' && (args[1] === 'run' || args[1] === 'install') ? args.slice(2) : null;
+  if (tool === null) return undefined;
+  const pkg = toolPackage(tool);
+  if (pkg === null) return null;
+  return { bare: pkg.replace(/\[.*$|[=<>~!@].*$/, '').toLowerCase(), shown: name === 'uvx' ? `uvx ${pkg}` : `uv tool ${args[1] ?? ''} ${pkg}` };
 }
 
 /**

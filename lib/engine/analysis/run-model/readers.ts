@@ -10,7 +10,7 @@
  *   `core.hooksPath`, `core.fsmonitor` or a filter, diff or merge driver is not counted as plain git);
  * - `gh`, `curl`, `jq`, the shell's built-ins and text tools;
  * - formatters and linters whose configuration is data, never code (`ruff`, `black`, `isort`, `shellcheck`,
- *   `yamllint`, `actionlint` ...); tools whose configuration can be code (`eslint`, `prettier`, `pre-commit`,
+ *   `yamllint`, `actionlint` ...), also run from the package index (`uvx ruff`, `uv tool run black`); tools whose configuration can be code (`eslint`, `prettier`, `pre-commit`,
  *   `mypy` ...) are build tools of execution.ts, and run the checkout's code when they work in its directory;
  * - actions of GitHub, of the repository's owner, or pinned to a commit SHA (what they do is fixed and
  *   reviewable); a local composite action is read step by step.
@@ -26,7 +26,7 @@ import { commandName, logicalLines, pipelines, scriptPipelines, words } from '..
 import { getText } from '../../yaml/model.js';
 import type { Ownership } from './ownership.js';
 import type { WorkspaceEntry } from './workspace.js';
-import { scriptCommands, within, workingDirectory } from './execution.js';
+import { scriptCommands, uvTool, within, workingDirectory } from './execution.js';
 
 /** A step as it runs in a job (index.ts's `CalledStep`). */
 interface CalledStep {
@@ -110,6 +110,14 @@ function commandUse(text: string, depth = 0): { unknown: string | null; does: st
   if (program === 'find' && list.some((w) => w === '-exec' || w === '-execdir' || w === '-ok' || w === '-okdir')) return { unknown: '`find -exec`', does };
   if (QUIET.has(program)) return { unknown: null, does };
   if (PROGRAM_FILE.has(program)) return list.includes('-f') ? { unknown: `\`${program} -f\``, does } : { unknown: null, does };
+  // `uvx ruff`, `uv tool run black`: a tool from the package index, whose verdict is the tool's own.
+  if (program === 'uvx' || program === 'uv') {
+    const tool = uvTool(program, list.slice(list.findIndex((w) => w === program || w.endsWith(`/${program}`)) + 1));
+    if (tool !== undefined && tool !== null && DATA_ONLY.has(tool.bare)) {
+      does.push(tool.shown);
+      return { unknown: null, does };
+    }
+  }
   if (!DATA_ONLY.has(program)) return { unknown: `\`${[program, list[list.indexOf(program) + 1] ?? ''].join(' ').trim()}\``, does };
   if (program === 'git' && GIT_RUNS.test(text)) return { unknown: '`git` with configuration that runs a program', does };
   const at = list.findIndex((w) => w === program || w.endsWith(`/${program}`));

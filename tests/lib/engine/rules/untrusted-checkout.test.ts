@@ -79,6 +79,11 @@ jobs:
     // The claim that the outsider's code runs does not hold: no claim (docs/severity.md).
     expect(inert).toEqual([]);
     expect(scanWith(RULE, workflow('- run: echo done'))).toEqual([]);
+    // The same formatters from the package index (`uvx`, `uv tool run`): their verdict is the tool's own.
+    expect(scanWith(RULE, workflow('- run: uvx ruff@0.6.9 check --fix . && uv tool run --from black==24.1 black .'))).toEqual([]);
+    const unknownTool = scanWith(RULE, workflow('- run: uvx some-formatter .'));
+    expect(positions(unknownTool)).toEqual(['8:23 MEDIUM']);
+    expect(unknownTool[0]?.description).toContain('runs `uvx some-formatter`, which can load configuration from its files');
     // A registry tool that loads the checkout's configuration, a third-party action on a tag, git told to run hooks.
     const npx = scanWith(RULE, workflow('- run: npx markdown-table-formatter .'));
     expect(positions(npx)).toEqual(['8:23 MEDIUM']);
