@@ -236,9 +236,29 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
 /** The `owner/repo` of every entry: a reference to any other repository is no agent (one lookup for most steps). */
 const AGENT_REPOSITORIES: ReadonlySet<string> = new Set(AGENT_ACTIONS.map((a) => a.slug.split('/').slice(0, 2).join('/')));
 
+/**
+ * Repository names of the table distinctive enough that a repository of that name under another owner is a copy of
+ * the same action (a fork kept to pin or patch it): `acme/claude-code-action`. Not `opencode`, a name other
+ * projects use too.
+ */
+const COPIED_NAMES: ReadonlyMap<string, AgentAction> = new Map(
+  AGENT_ACTIONS.filter((a) => a.slug.split('/').length === 2 && a.slug.split('/')[1] !== 'opencode').map((a) => [a.slug.split('/')[1] as string, a]),
+);
+const copies = new Map<string, AgentAction>();
+
 /** The agent a `owner/repo[/path]` reference runs, or undefined. `slug` is the reference's `owner/repo`. */
 export function agentAction(slug: string, path: string): AgentAction | undefined {
-  if (!AGENT_REPOSITORIES.has(slug)) return undefined;
+  if (!AGENT_REPOSITORIES.has(slug)) {
+    const original = path === '' ? COPIED_NAMES.get(slug.slice(slug.indexOf('/') + 1)) : undefined;
+    if (original === undefined) return undefined;
+    let copy = copies.get(slug);
+    if (copy === undefined) {
+      // Named as a copy: its code may differ from the original's, whose documented behaviour is assumed.
+      copy = { ...original, name: `${original.name} (a copy at \`${slug}\`)` };
+      if (copies.size < 64) copies.set(slug, copy);
+    }
+    return copy;
+  }
   const full = path === '' ? slug : `${slug}/${path.toLowerCase()}`;
   return AGENT_ACTIONS.find((a) => a.slug === slug || full === a.slug || full.startsWith(`${a.slug}/`));
 }

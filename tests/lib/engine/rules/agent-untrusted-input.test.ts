@@ -27,6 +27,31 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('GEMINI_API_KEY');
   });
 
+  it('reads a copy of a listed agent action under another owner as that agent, named as a copy; not a generic name', () => {
+    const workflow = (uses: string) => yaml`
+      on:
+        issues:
+          types: [opened]
+      permissions:
+        contents: write
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ${uses}
+              with:
+                gemini_api_key: \${{ secrets.GEMINI_API_KEY }}
+    `;
+    const copy = scanWith(RULE, workflow('acme-ci/run-gemini-cli@v0'));
+    expect(positions(copy)).toEqual(['10:15 HIGH']);
+    expect(copy[0]?.description).toContain('Gemini CLI (a copy at `acme-ci/run-gemini-cli`) runs on `issues`');
+    expect(agentAction('acme-ci/claude-code-action', '')?.name).toBe('Claude Code (a copy at `acme-ci/claude-code-action`)');
+    // A repository that only shares a generic name, or a path inside a copy, is not read as the agent.
+    expect(agentAction('acme-ci/opencode', '')).toBeUndefined();
+    expect(agentAction('acme-ci/run-gemini-cli', 'tools/lint')).toBeUndefined();
+    expect(scanWith(RULE, workflow('acme-ci/gemini-review@v1'))).toEqual([]);
+  });
+
   it('an environment whose protection rules the files do not show is not said to be a maintainer\'s start', () => {
     const workflow = (environment: string) => yaml`
       on:
@@ -975,9 +1000,10 @@ describe('agentAction', () => {
     expect(agentAction('anthropics/claude-code-action', 'sub/dir')?.name).toBe('Claude Code');
   });
 
-  it('finds none for a repository the table does not list, even one named like a listed one', () => {
+  it('finds none for a repository the table does not list, even one named like a listed one (a copy of the same name is the agent)', () => {
     expect(agentAction('anthropics/claude-code-action-fork', '')).toBeUndefined();
-    expect(agentAction('someone/claude-code-action', '')).toBeUndefined();
+    expect(agentAction('someone/claude-code-actions', '')).toBeUndefined();
+    expect(agentAction('someone/claude-code-action', '')?.slug).toBe('anthropics/claude-code-action');
   });
 });
 
