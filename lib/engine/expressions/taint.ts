@@ -330,6 +330,9 @@ export class TaintAnalyzer {
       // A field of a pull request an API request step looked up: only the fields its author writes.
       const looked = expr instanceof IndexAccess ? this.#lookedUpPullRequestField(expr, scope) : undefined;
       if (looked !== undefined) return looked;
+      // `(github.event.pull_request || github.event.issue).number`: the field of whichever operand is the value.
+      const spread = expr instanceof IndexAccess ? spreadIndex(expr) : null;
+      if (spread !== null) return this.ofExpression(spread, scope, depth + 1);
       // e.g. fromJSON(x).field: the value flows from the indexed expression.
       return expr instanceof IndexAccess ? this.ofExpression(expr.expr, scope, depth + 1) : null;
     }
@@ -1052,4 +1055,21 @@ function callersGiven(callers: readonly Step[], name: string, fallback: YNode | 
 function oneLineValue(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > 40 ? `${line.slice(0, 37)}...` : line;
+}
+
+/**
+ * An index or field taken from a grouped `||` / `&&` expression, taken from each operand instead:
+ * `(a || b).number` is `a.number || b.number`, whichever operand the group's value is. Null for any other shape.
+ */
+function spreadIndex(expr: IndexAccess): Expr | null {
+  const indexes: Expr[] = [];
+  let base: Expr = expr;
+  while (base instanceof IndexAccess && indexes.length < 16) {
+    indexes.push(base.index);
+    base = base.expr;
+  }
+  while (base instanceof Grouping) base = base.group;
+  if (!(base instanceof Logical)) return null;
+  const onto = (operand: Expr): Expr => indexes.reduceRight<Expr>((inner, index) => new IndexAccess(inner, index), operand);
+  return new Logical(base.operator, base.args.map(onto));
 }

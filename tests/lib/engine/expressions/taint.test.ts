@@ -96,12 +96,18 @@ describe('TaintAnalyzer', () => {
     expect(evaluate("'x' && (github.event.pull_request.title || 'y')", step)?.level).toBe('arbitrary');
     expect(evaluate('github.event.workflow_run.head_branch', step)?.level).toBe('arbitrary');
     expect(evaluate('github.event.workflow_run.display_title', step)?.level).toBe('arbitrary');
+    // A field of a grouped `||`: the field of each operand, so a text field stays the outsider's.
+    expect(evaluate('(github.event.pull_request || github.event.issue).title', step)?.level).toBe('arbitrary');
+    expect(evaluate("(github.event.issue || github.event.pull_request)['body']", step)?.level).toBe('arbitrary');
     // Negative: a condition that picks one of two literals, and the name of the event that started a run.
     for (const fixed of [
       "github.event.issue && 'issue' || (github.event.pull_request && 'pull_request') || 'unknown'",
       "github.event.pull_request.title && 'titled'",
       'github.event.pull_request && github.event.pull_request.head.sha || github.sha',
       'github.event.workflow_run.event',
+      // The number of whichever of the two the event has.
+      '(github.event.pull_request || github.event.issue).number',
+      '((github.event.issue || github.event.pull_request)).number',
     ]) {
       expect(evaluate(fixed, step), fixed).toBeNull();
     }
