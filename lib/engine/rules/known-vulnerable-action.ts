@@ -251,7 +251,12 @@ function preconditionOf(context: WorkflowRuleContext, needs: AdvisoryPreconditio
     if (first !== undefined) on.push(`job \`${first.id}\` runs on ${context.runs.job(first).runner === 'definite' ? 'a self-hosted machine' : 'a runner its labels do not show to be GitHub-hosted'}`);
   }
   if (on.length > 0 || jobs.size === 0) {
-    return { severity, text: on.length > 0 ? `it needs ${needs.what}, and the workflow turns it on (${[...new Set(on)].slice(0, 3).join(', ')})` : `it needs ${needs.what}; no workflow here runs it, so whether that is on is not known`, facts: [] };
+    const text = on.length > 0 ? `it needs ${needs.what}, and the workflow turns it on (${[...new Set(on)].slice(0, 3).join(', ')})` : `it needs ${needs.what}; no workflow here runs it, so whether that is on is not known`;
+    // HIGH needs something worth taking in the job (severity policy (c)): without it, what the flaw lets run takes
+    // only what the job holds, which is not worth taking (a comment or label scope).
+    const runs = [...jobs].map((j) => context.runs.job(j));
+    if (severity === 'HIGH' && runs.length > 0 && runs.every((r) => r.valuables.length === 0)) return { severity: 'MEDIUM', text: `${text}; MEDIUM: ${runs[0]!.nothingHeld}`, facts: [] };
+    return { severity, text, facts: [] };
   }
   const ways = [
     ...(needs.inputs ?? []).map((i) => `\`${i}\` on the action`),
