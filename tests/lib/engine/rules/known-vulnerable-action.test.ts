@@ -233,6 +233,10 @@ describe(RULE, () => {
     expect(scanWith(RULE, workflow('workflow_run: { workflows: [ci], types: [completed] }', true)).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, workflow('push:', true)).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, workflow('pull_request:', false)).map((f) => f.severity)).toEqual(['HIGH']);
+    // A job whose token can only comment holds nothing worth taking: MEDIUM (severity policy (c)), saying so.
+    const commentOnly = scanWith(RULE, workflow('workflow_run: { workflows: [ci], types: [completed] }', true).replace('jobs:', 'permissions:\n  pull-requests: write\njobs:'));
+    expect(commentOnly.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(commentOnly[0]?.description).toContain('MEDIUM: ');
     // Negative: a tag push downloading its own run's artifact.
     const own = scanWith(RULE, workflow("push: { tags: ['v*'] }", false));
     expect(own.map((f) => f.severity)).toEqual(['LOW']);
