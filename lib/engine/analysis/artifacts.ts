@@ -1,6 +1,6 @@
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Action, type Job, type Step, type Workflow } from '../model/workflow.js';
-import { followedWorkflows, runsOnPullRequests, WORKFLOW_RUN_HEAD } from './workflow-run.js';
+import { followedWorkflows, runsOnPullRequests } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { fetchesArtifactArchive, fetchOf } from './remote-fetch.js';
@@ -919,6 +919,12 @@ export function carriesNoForkData(workflow: Workflow, repository: RepositoryMode
   if (workflow.triggers.some((t) => FORK_WORKFLOW_EVENTS.test(t.name))) return false;
   // An answer that assumed a workflow still being read carried nothing is kept only once that one is known.
   return forkFree.read(workflow, () => workflow.jobs.every((job) => !uploadsOutsiderFiles(job, workflow, repository)));
+}
+
+/** `actions/upload-artifact` (and its `merge` sub-action) or `actions/upload-pages-artifact`. */
+function uploadsArtifact(step: Step): boolean {
+  const ref = step.usesRef;
+  return ref?.kind === 'repository' && (ref.slug === 'actions/upload-artifact' || ref.slug === 'actions/upload-pages-artifact');
 }
 
 /**
@@ -1979,157 +1985,42 @@ function followingWorkflows(workflow: Workflow, depth = 0): Workflow[] {
 }
 
 /**
- * How a fork's data can reach the artifacts of a run a `workflow_run` workflow follows, one per followed workflow
- * that carries it (empty: none does, the artifacts are what collaborators' code produced):
- *
- * - `fork`: the followed workflow runs on `pull_request*`, so its run can be a fork's pull request's (or its name
- *   cannot be resolved here, or is a pattern, and it may be);
- * - `reupload`, `derived`: it runs on `workflow_run` in turn, and a job of it downloads a fork's artifacts (the run it
- *   follows, by this same test) and then uploads, the same files (its upload's `path:` overlaps where they landed)
- *   or files it made after reading them;
- * - `build`: a job of it checks out the fork's code (the head of the run it follows: pr-head.ts) and then uploads.
- *
- * A followed `workflow_run` workflow whose uploads come after no such download or checkout forwards nothing of the
- * fork's, even when the run it follows is a fork's: its runs are started by `workflow_run` on the default branch.
+ * How a fork's data reaches the artifacts of a run a `workflow_run` workflow follows, one per name its `workflows:`
+ * follows (a single unnamed one when it names none or a computed one): a fork's pull request can start a run of any
+ * followed name (workflow-run.ts `followsUntrustedRuns`), so each run it follows can be the fork's. `added` when the
+ * repository's workflows of that name do not run on pull requests (none on `pull_request*`): the fork's own workflow
+ * of that name does, and the descriptions say so.
  */
 export interface ForkArtifactOrigin {
   /** The followed workflow, as `workflows:` names it (empty when `workflows:` names none). */
   name: string;
-  how: 'fork' | 'reupload' | 'derived' | 'build';
-  /** For `reupload`, `derived`, `build`: the job that uploads, and how the followed workflow's own artifacts got the fork's data. */
-  job?: string;
-  upstream?: readonly ForkArtifactOrigin[];
-  /** For `build`: how the job checks out the fork's code (`actions/checkout with \`ref: ...\``). */
-  checkout?: string;
-  /** For `reupload`, `derived`, `build`: the names of the artifacts that job uploads after reading the fork's data. */
-  artifacts?: readonly string[];
-  /** The download it forwards is of a run the job picks (by branch, pull request or computed id), not the one it follows. */
-  picked?: true;
+  /** The repository's workflows of that name do not run on pull requests; a workflow the fork adds does. */
+  added?: true;
 }
 
 /**
- * `forkArtifactOrigins` of the workflows being read: a cycle of `workflow_run` workflows adds nothing on its way round,
- * nor does a chain past 9 workflows. Each complete answer is kept, also in the middle of a trace (without it, every
- * job that forwards a fork's data read its workflow's origins again, level after level).
+ * `forkArtifactOrigins` of the workflows being read, kept per workflow for the scan (every download of a job asks).
  */
-const NO_ORIGINS: readonly ForkArtifactOrigin[] = [];
-const originTrace = new WorkflowTrace<readonly ForkArtifactOrigin[]>(9, NO_ORIGINS, NO_ORIGINS);
+const originsCache = new ScanCache<Workflow, readonly ForkArtifactOrigin[]>();
 
 export function forkArtifactOrigins(workflow: Workflow, repository: RepositoryModel): readonly ForkArtifactOrigin[] {
-  return originTrace.read(workflow, () => readOrigins(workflow, repository));
-}
-
-function readOrigins(workflow: Workflow, repository: RepositoryModel): ForkArtifactOrigin[] {
-  const found: ForkArtifactOrigin[] = [];
-  for (const { name, upstream, unknown } of followedWorkflows(workflow, repository) ?? []) {
-    if (unknown || upstream.some(runsOnPullRequests)) {
-      found.push({ name, how: 'fork' });
-      continue;
-    }
-    for (const w of upstream) {
-      if (!w.triggers.some((t) => t.name === 'workflow_run')) continue;
-      const forwarded = forwardsForkData(w, repository);
-      if (forwarded.length > 0) {
-        for (const f of forwarded) found.push({ name, ...f });
-        break;
-      }
-    }
+  let found = originsCache.get(workflow);
+  if (found === undefined) {
+    found = (followedWorkflows(workflow, repository) ?? []).map(({ name, upstream, unknown }) => (unknown || upstream.some(runsOnPullRequests) ? { name } : { name, added: true as const }));
+    originsCache.set(workflow, found);
   }
   return found;
-}
-
-/**
- * The jobs of a `workflow_run` workflow that upload artifacts after they download a fork's artifacts or check out its
- * code, each with the names its uploads give (`name:`, `artifact` by default; `github-pages` for a pages upload).
- */
-function forwardsForkData(workflow: Workflow, repository: RepositoryModel): Omit<ForkArtifactOrigin, 'name'>[] {
-  const found: Omit<ForkArtifactOrigin, 'name'>[] = [];
-  for (const job of workflow.jobs) {
-    const uploads = job.steps.filter(uploadsArtifact);
-    if (uploads.length === 0) continue;
-    const named = (after: readonly Step[]) => after.map((u) => getText(u.with, 'name') ?? (u.usesRef?.kind === 'repository' && u.usesRef.slug === 'actions/upload-pages-artifact' ? 'github-pages' : 'artifact'));
-    const d = foreignDownloads(job).find((x) => uploads.some((u) => u.index > x.step.index) && downloadContent(x, workflow, repository) === 'outsider');
-    if (d !== undefined) {
-      const after = uploads.filter((u) => u.index > d.step.index);
-      const triggering = runChoice(d) === 'triggering';
-      found.push({ how: after.some((u) => uploadOverlaps(u, d)) ? 'reupload' : 'derived', job: job.id, artifacts: named(after), upstream: triggering ? forkArtifactOrigins(workflow, repository) : [], ...(triggering ? {} : { picked: true }) });
-      continue;
-    }
-    const checkout = headCheckout(job);
-    if (checkout !== null && uploads.some((u) => u.index > checkout.step.index)) {
-      found.push({ how: 'build', job: job.id, checkout: checkout.how, artifacts: named(uploads.filter((u) => u.index > checkout.step.index)), upstream: forkArtifactOrigins(workflow, repository) });
-    }
-  }
-  return found;
-}
-
-/**
- * A step of a `workflow_run` job that checks out the head of the run it follows (`actions/checkout` with `ref:` or
- * `repository:` naming `github.event.workflow_run.head_sha` ..., or a script that fetches or checks it out), with
- * its input as written. Read here rather than from pr-head.ts, whose pull request checkouts depend on what downloads
- * hold (this module): a checkout a value read from a downloaded file names is not followed through a chain.
- */
-function headCheckout(job: Job): { step: Step; how: string } | null {
-  for (const step of job.steps) {
-    if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
-      for (const input of ['ref', 'repository']) {
-        const value = getText(step.with, input);
-        if (value !== null && WORKFLOW_RUN_HEAD.test(value)) return { step, how: `\`${input}: ${oneLine(value.trim())}\`` };
-      }
-    }
-    const script = typeof step.run?.value === 'string' ? step.run.value : '';
-    const line = logicalLines(script).find((l) => /\bgit\s+(?:fetch|checkout|switch|reset)\b|\bgh\s+pr\s+checkout\b/.test(l.text) && WORKFLOW_RUN_HEAD.test(l.text));
-    if (line !== undefined) return { step, how: `\`${oneLine(line.text.trim()).slice(0, 80)}\`` };
-  }
-  return null;
-}
-
-/** `actions/upload-artifact` (and its `merge` sub-action) or `actions/upload-pages-artifact`. */
-function uploadsArtifact(step: Step): boolean {
-  const ref = step.usesRef;
-  return ref?.kind === 'repository' && (ref.slug === 'actions/upload-artifact' || ref.slug === 'actions/upload-pages-artifact');
-}
-
-/** True when an upload's `path:` takes files from where a download landed (the workspace itself: any relative path). */
-function uploadOverlaps(upload: Step, download: ForeignDownload): boolean {
-  const norm = (p: string) => p.trim().replace(/^["']|["']$/g, '').replace(/^\.\//, '').replace(/\/+$/, '');
-  const dest = norm(download.destination ?? '');
-  const paths = (getText(upload.with, 'path') ?? '').split('\n').map(norm).filter((p) => p !== '' && !p.startsWith('!'));
-  if (dest === '' || dest === '.') return paths.some((p) => !ISOLATED.test(p) && !p.startsWith('/') && !p.startsWith('~'));
-  return paths.some((p) => p === dest || p.startsWith(`${dest}/`) || dest.startsWith(`${p}/`));
 }
 
 /**
  * The words for who chooses the files of a followed run's artifacts (`forkArtifactOrigins`): `the run of \`build\`
- * can come from a fork's pull request`; for a chain, what the followed workflow does with the fork's data: `the run
- * of \`deploy\` re-uploads (job \`changes\`) the artifacts of the run it follows, and the run of \`build\` can come
- * from a fork's pull request`. Null when no origin is known (the caller's own words apply).
+ * can come from a fork's pull request`, saying how when only a workflow the fork adds gives it that name. Null when
+ * no origin is known (the caller's own words apply).
  */
-export function forkOriginText(all: readonly ForkArtifactOrigin[], artifact: string | null = null): string | null {
+export function forkOriginText(all: readonly ForkArtifactOrigin[]): string | null {
   if (all.length === 0) return null;
-  // Of the jobs of one followed workflow that forward the fork's data, the one that uploads the artifact the download
-  // names, else the first.
-  const origins = all.filter((o, i) => {
-    if (o.how === 'fork') return true;
-    const same = all.filter((x) => x.how !== 'fork' && x.name === o.name);
-    const match = same.find((x) => artifact !== null && (x.artifacts ?? []).includes(artifact)) ?? same[0];
-    return match === o || (match === undefined && i === all.indexOf(o));
-  });
-  const direct = origins.filter((o) => o.how === 'fork');
-  const parts: string[] = [];
-  const named = direct.filter((o) => o.name !== '').map((o) => `\`${o.name}\``);
-  if (direct.length > 0) parts.push(`${named.length > 0 ? `the run of ${named.join(', ')}` : 'the run'} can come from a fork's pull request`);
-  for (const o of origins) {
-    if (o.how === 'fork') continue;
-    const does =
-      o.how === 'reupload'
-        ? `re-uploads (job \`${o.job ?? ''}\`) the artifacts of ${o.picked === true ? 'a run it picks' : 'the run it follows'}`
-        : o.how === 'derived'
-          ? `uploads (job \`${o.job ?? ''}\`) files it makes after downloading the artifacts of ${o.picked === true ? 'a run it picks' : 'the run it follows'}`
-          : `builds the fork's code (job \`${o.job ?? ''}\` checks it out: ${o.checkout ?? 'a pull request checkout'}) and uploads the result`;
-    const inner = forkOriginText(o.upstream ?? []);
-    // Its runs are started by `workflow_run`, never by a fork: say where the fork's data comes from.
-    parts.push(`the run of \`${o.name}\` ${does}${inner === null ? ', which a fork\'s pull request can start' : `, and ${inner}`}`);
-  }
-  return parts.join(', or ');
+  const named = all.filter((o) => o.name !== '').map((o) => `\`${o.name}\``);
+  // Names only a workflow the fork adds gives it: say how, since the repository's own workflow of the name does not run on pull requests.
+  const added = all.every((o) => o.added === true) ? `, which can add a workflow of ${named.length > 1 ? 'such a name' : 'that name'} that runs on \`pull_request\` (the repository's own does not)` : '';
+  return `${named.length > 0 ? `the run of ${named.join(', ')}` : 'the run'} can come from a fork's pull request${added}`;
 }

@@ -42,7 +42,7 @@ export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel):
   }
   return {
     pullRequest: privileged.find((t) => t.startsWith('pull_request')) ?? null,
-    workflowRun: privileged.includes('workflow_run') && followsUntrustedRuns(workflow, repository),
+    workflowRun: privileged.includes('workflow_run') && followsUntrustedRuns(workflow),
     privileged: privileged[0] ?? null,
     repository,
   };

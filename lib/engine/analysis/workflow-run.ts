@@ -5,31 +5,26 @@ import { asList, get, scalarText } from '../yaml/model.js';
 /** Triggers whose runs may carry code or artifacts an outsider chose (a fork's pull request). */
 const UNTRUSTED_UPSTREAM_TRIGGERS = /^pull_request/;
 
-/** The head of the run a `workflow_run` follows, named in a value: its commit, branch, repository or pull requests. */
-export const WORKFLOW_RUN_HEAD = /\bgithub\.event\.workflow_run\.(?:head_sha|head_branch|head_commit\.id|head_repository\.|pull_requests)/;
-
-/** At most this many `workflow_run` hops are followed upstream; a longer chain is taken as untrusted. */
-const MAX_HOPS = 8;
+/**
+ * Whether the runs a `workflow_run` workflow follows may have been started by an outsider's pull request, so their
+ * head commit and artifacts are the outsider's: always. `workflows:` matches a completed run by its workflow's name,
+ * and a fork's pull request can add a workflow of any name (a file under `.github/workflows/` that runs on
+ * `pull_request`, which GitHub runs from the pull request's own merge commit, held back only by the repository's
+ * approval setting for fork runs, like every fork run), so a run of that name can be the fork's whatever the
+ * repository's own workflow of that name runs on. zizmor's maintainers say the same
+ * (https://github.com/uutils/coreutils/pull/6974); `forkAddedNames` tells the descriptions which names only a
+ * workflow the fork adds gives it.
+ */
+export function followsUntrustedRuns(workflow: Workflow): boolean {
+  return workflow.triggers.some((t) => t.name === 'workflow_run');
+}
 
 /**
- * Whether the runs a `workflow_run` workflow follows may have been started by an outsider's pull request,
- * so their head commit and artifacts are the outsider's. False only when every workflow named in
- * `workflows:` is found in the repository and none of them runs on `pull_request*` or follows, through
- * `workflow_run` in turn, runs that do: artifacts of the repository's own `push`, `schedule` and
- * `workflow_dispatch` runs (and of runs that follow only those) are what collaborators' code produced.
+ * The names `workflows:` follows whose runs reach a fork's pull request only through a workflow of that name the fork
+ * adds: every workflow of the repository of that name is found and none runs on `pull_request*` (as written).
  */
-export function followsUntrustedRuns(workflow: Workflow, repository: RepositoryModel, seen: ReadonlySet<Workflow> = new Set()): boolean {
-  if (seen.size > MAX_HOPS) return true;
-  const followed = followedWorkflows(workflow, repository);
-  if (followed === null) return false;
-  for (const { upstream, unknown } of followed) {
-    if (unknown) return true;
-    if (upstream.some(runsOnPullRequests)) return true;
-    // A follower of a follower: untrusted when what it follows is (a cycle adds nothing new).
-    const inner = new Set([...seen, workflow]);
-    if (upstream.some((w) => !inner.has(w) && w.triggers.some((t) => t.name === 'workflow_run') && followsUntrustedRuns(w, repository, inner))) return true;
-  }
-  return false;
+export function forkAddedNames(workflow: Workflow, repository: RepositoryModel): string[] {
+  return (followedWorkflows(workflow, repository) ?? []).filter((f) => !f.unknown && f.name !== '' && !f.upstream.some(runsOnPullRequests)).map((f) => f.name);
 }
 
 /** True when a workflow runs on `pull_request*` events, whose runs a fork's pull request can start. */

@@ -403,7 +403,7 @@ export class TaintAnalyzer {
     this.#triggers.set(workflow, null);
     let result: Set<string> | null = new Set();
     for (const trigger of workflow.triggers) {
-      if (trigger.name === 'workflow_run' && !followsUntrustedRuns(workflow, this.#repo)) result.add('workflow_run:trusted');
+      if (trigger.name === 'workflow_run' && !followsUntrustedRuns(workflow)) result.add('workflow_run:trusted');
       else if (trigger.name !== 'workflow_call') result.add(trigger.name);
     }
     if (workflow.triggers.some((t) => t.name === 'workflow_call')) {

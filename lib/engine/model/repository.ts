@@ -12,13 +12,15 @@ const PULL_REQUEST_RUN_EVENTS: readonly string[] = ['pull_request', 'pull_reques
 
 /**
  * For a `workflow_run` workflow whose `workflows:` all resolve to workflows of the repository, none of which runs on
- * `workflow_run` itself (a chain whose first run a fork may start): the pull request events among their triggers,
- * which are all that `github.event.workflow_run.event` can be on a run a fork's pull request started. Null otherwise.
+ * `workflow_run` itself (a chain whose first run a fork may start): the pull request events among their triggers, and
+ * `pull_request` (a fork's pull request can add a workflow of a followed name that runs on it: workflow-run.ts
+ * `followsUntrustedRuns`), which are all that `github.event.workflow_run.event` can be on a run a fork's pull
+ * request started. Null otherwise.
  */
 function forkRunEvents(workflow: Workflow, repository: RepositoryModel): readonly string[] | null {
   const followed = followedWorkflows(workflow, repository);
   if (followed === null || followed.some((f) => f.unknown)) return null;
-  const events = new Set<string>();
+  const events = new Set<string>(['pull_request']);
   for (const { upstream } of followed) {
     for (const run of upstream) {
       for (const trigger of run.triggers) {

@@ -9,20 +9,16 @@ import type { Job } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
-import { asList, get, getText, scalarText } from '../yaml/model.js';
+import { asList, get, scalarText } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { flatMap } from '../model/arrays.js';
 
 /**
  * Who chooses the files of a workflow_run's triggering run (artifacts.ts `forkOriginText`): `the run of \`CI\` can
- * come from a fork's pull request`, or, when the followed workflow itself runs on `workflow_run`, how it forwards
- * the fork's data (it re-uploads the artifacts of the run it follows, or builds the fork's code and uploads that).
+ * come from a fork's pull request`, saying how when only a workflow the fork adds gives it that name.
  */
-function whoseRun(job: Job, repository: RepositoryModel, download: ForeignDownload): string {
-  // The artifact the download names (`name:`), to name the job of a forwarding workflow that uploads it.
-  const as = download.as ?? download.step;
-  const artifact = as.usesRef?.kind === 'repository' && as.usesRef.slug === 'actions/download-artifact' ? getText(as.with, 'name') : null;
-  const known = forkOriginText(forkArtifactOrigins(job.workflow, repository), artifact);
+function whoseRun(job: Job, repository: RepositoryModel): string {
+  const known = forkOriginText(forkArtifactOrigins(job.workflow, repository));
   if (known !== null) return known;
   const trigger = job.workflow.triggers.find((t) => t.name === 'workflow_run');
   const upstream = flatMap(asList(get(trigger?.config, 'workflows')), (n) => {
@@ -226,7 +222,7 @@ function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const where = r.where ?? (download.archive === true ? `the archive \`${download.destination ?? ''}\`` : download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`);
   const claim = jobClaim(run, reach, r.executes);
   const picked = runChoice(download) === 'triggering' ? null : pickedRunText(download, context.repository);
-  const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository, download) : (picked ?? "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked");
+  const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository) : (picked ?? "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked");
   // A run of this repository's own workflows, into which a fork's data gets only through a run that takes in a pull
   // request: the step's gate is no approval of each run when it also runs on an event nobody approves; say both.
   const unapproved = picked !== null && reach.level === 'approval' ? context.runs.pickerReach(download.step).pickedOn : undefined;

@@ -104,7 +104,7 @@ export default defineWorkflowRule({
       const runs = context.runs;
       const fed = publishingConsumers(workflow, runs);
       const prTarget = workflow.triggers.some((t) => t.name === 'pull_request_target');
-      const followsPullRequests = followsUntrustedRuns(workflow, context.repository);
+      const followsPullRequests = followsUntrustedRuns(workflow);
       // Computed once per scan, and only when a job restores a cache that matters.
       const writers = () => defaultScopeWriters(runs, context.taint);
       for (const job of workflow.jobs) {

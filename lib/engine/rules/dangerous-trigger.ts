@@ -11,7 +11,7 @@ import { severityRank, type Severity } from '../types.js';
 import { describeClaim, jobClaim, nothingReads, payloadEvents, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { jobTrustOn } from '../analysis/trust-guards.js';
-import { followsUntrustedRuns } from '../analysis/workflow-run.js';
+import { forkAddedNames } from '../analysis/workflow-run.js';
 import { agentEvents, scriptAgents, stepAgent } from '../analysis/agent-input.js';
 import { outsiderControlled } from '../expressions/controller.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -533,6 +533,17 @@ function reportDispatchRace(workflow: Workflow, job: Job, dispatch: SelfDispatch
 }
 
 /**
+ * For a `workflow_run` that follows names whose workflows here run on no pull request: how a fork's run still gets
+ * there (workflow-run.ts `followsUntrustedRuns`), in words; empty otherwise.
+ */
+function addedNamesText(workflow: Workflow, context: WorkflowRuleContext): string {
+  const names = forkAddedNames(workflow, context.repository);
+  if (names.length === 0) return '';
+  const shown = names.slice(0, 3).map((n) => `\`${n}\``).join(', ');
+  return ` (the repository's ${shown} run${names.length === 1 ? 's' : ''} on no pull request, but a fork's pull request can add a workflow of ${names.length === 1 ? 'that name' : 'such a name'} that does)`;
+}
+
+/**
  * A job of a comment-triggered workflow that holds something worth taking (a write scope, a secret ...), whose
  * permission check stands in the way on some occasions only: on a comment activity it does not check (a slash-command
  * action that checks only `created` and `edited` comments, run on `deleted` ones too) or on none (a deny path that
@@ -575,16 +586,6 @@ export default defineWorkflowRule({
       const exposures = new Map<string, Exposure>();
       for (const trigger of workflow.triggers) {
         if (!DANGEROUS.has(trigger.name)) continue;
-        const outsiders = trigger.name === 'pull_request_target' || followsUntrustedRuns(workflow, context.repository);
-        if (!outsiders) {
-          context.report({
-            node: trigger.node,
-            job: null,
-            severity: 'LOW',
-            message: `\`${trigger.name}\` runs with ${privileges(workflow, context)} after workflows that do not run on pull requests today; any that starts to hands its runs to this one.`,
-          });
-          continue;
-        }
         const held = privileges(workflow, context);
         // The filter said to keep no fork out only where a fork's run still reaches a job (no origin check in its `if:`).
         const forkReaches = trigger.name === 'workflow_run' && workflow.jobs.some((j) => outsiderReach(context.runs.reachOn(j, null, 'workflow_run')));
@@ -592,7 +593,7 @@ export default defineWorkflowRule({
         const what =
           trigger.name === 'pull_request_target'
             ? `runs on pull requests from forks with ${held}`
-            : `runs after other workflows, including runs started by fork pull requests, with ${held}`;
+            : `runs after other workflows, including runs started by fork pull requests${addedNamesText(workflow, context)}, with ${held}`;
         if (safe) {
           context.report({ node: trigger.node, job: null, severity: 'LOW', message: `\`${trigger.name}\` ${what}; every job only runs well-known labeling or triage actions, with no checkout or script.${filter}` });
           continue;

@@ -121,7 +121,7 @@ function occasionReach(occasion: Occasion, workflow: Workflow, repository: Repos
   // slash-command dispatcher) is a collaborator's approval of that pull request's code, not a run of their own.
   if (event === 'repository_dispatch') return dispatchGate(workflow, repository).holds ? (workflow.file.text.includes('client_payload.pull_request') ? 'approval' : 'collaborator') : 'anyone';
   if (!EXTERNAL_TRIGGERS.has(event)) return 'collaborator';
-  if (event === 'workflow_run' && !followsUntrustedRuns(workflow, repository)) return 'collaborator';
+  if (event === 'workflow_run' && !followsUntrustedRuns(workflow)) return 'collaborator';
   // A comment's author edits and deletes it too: those are no maintainer's acts on a comment event.
   if (occasion.action !== null && MAINTAINER_ACTIONS.has(occasion.action) && !(COMMENT_EVENTS.has(event) && occasion.action === 'deleted')) return PULL_REQUEST_FAMILY.has(event) || event === 'issues' || event === 'discussion' ? 'approval' : 'collaborator';
   return 'anyone';

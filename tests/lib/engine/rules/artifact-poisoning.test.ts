@@ -361,7 +361,7 @@ ${later}
     `).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
-  it('ignores workflows that follow only trusted runs, and other triggers', () => {
+  it("reports a followed run of any name: a fork's pull request can add a workflow of that name; not triggers only collaborators cause", () => {
     const workflow = ON + yaml`
       jobs:
         j:
@@ -372,8 +372,14 @@ ${later}
                 run-id: \${{ github.event.workflow_run.id }}
     `;
     const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
-    expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('push')])).toEqual([]);
-    expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('pull_request')])).toHaveLength(1);
+    // The repository's CI runs only on push: a fork's pull request adds a workflow named CI that runs on pull_request.
+    const added = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('push')]);
+    expect(added).toHaveLength(1);
+    expect(added[0]?.description).toContain("the run of `CI` can come from a fork's pull request, which can add a workflow of that name that runs on `pull_request` (the repository's own does not)");
+    const own = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('pull_request')]);
+    expect(own).toHaveLength(1);
+    expect(own[0]?.description).toContain("the run of `CI` can come from a fork's pull request");
+    expect(own[0]?.description).not.toContain('can add a workflow');
     // A trigger only collaborators cause picks no fork's run.
     expect(scanWith(RULE, yaml`
       on: push
@@ -388,7 +394,7 @@ ${later}
     `)).toEqual([]);
   });
 
-  it('follows a chain of workflow_run workflows to its start: push-only runs are collaborators\' artifacts', () => {
+  it('reads no chain of workflow_run workflows: the name of a followed follower is the fork\'s to take too', () => {
     const workflow = ON + yaml`
       jobs:
         j:
@@ -399,105 +405,17 @@ ${later}
                 run-id: \${{ github.event.workflow_run.id }}
             - run: make
     `;
+    // CI follows Build, which runs only on push, and uploads nothing of anyone's: a fork's own workflow named CI still
+    // hands this one its artifacts.
     const ci = { path: '.github/workflows/ci.yml', text: 'name: CI\non:\n  workflow_run:\n    workflows: [Build]\n    types: [completed]\njobs: {}\n' };
-    const build = (trigger: string) => ({ path: '.github/workflows/build.yml', text: `name: Build\non: ${trigger}\njobs: {}\n` });
+    const build = { path: '.github/workflows/build.yml', text: 'name: Build\non: [push, schedule, workflow_dispatch]\njobs: {}\n' };
     const follow = { path: '.github/workflows/follow.yml', text: workflow };
-    // CI re-uploads the artifacts of the Build run it follows.
-    const forwarding = { ...ci, text: ci.text.replace('jobs: {}\n', yaml`
-      jobs:
-        relay:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/download-artifact@v4
-              with:
-                run-id: \${{ github.event.workflow_run.id }}
-                path: dist
-            - uses: actions/upload-artifact@v4
-              with:
-                path: dist/
-    `) };
-    const followed = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file.endsWith('follow.yml'));
-    expect(followed([follow, forwarding, build('[push, schedule, workflow_dispatch]')])).toEqual([]);
-    expect(followed([follow, forwarding, build('[push, pull_request]')])).toHaveLength(1);
-    // A cycle of followers that nothing outside starts is no fork's run either.
+    const found = scanWith(RULE, [follow, ci, build]).filter((f) => f.file.endsWith('follow.yml'));
+    expect(positions(found)).toEqual(['9:15 HIGH']);
+    expect(found[0]?.description).toContain("the run of `CI` can come from a fork's pull request, which can add a workflow of that name");
+    // A cycle of followers that nothing outside starts: the same.
     const loop = { path: '.github/workflows/build.yml', text: 'name: Build\non:\n  workflow_run:\n    workflows: [CI]\njobs: {}\n' };
-    expect(scanWith(RULE, [follow, ci, loop])).toEqual([]);
-  });
-
-  it("says how a followed workflow_run workflow forwards the fork's data, and ignores one whose uploads carry none of it", () => {
-    const follow = { path: '.github/workflows/follow.yml', text: ON.replace('[CI]', '[Relay]') + yaml`
-      jobs:
-        j:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/download-artifact@v4
-              with:
-                run-id: \${{ github.event.workflow_run.id }}
-            - run: make
-    ` };
-    const build = { path: '.github/workflows/build.yml', text: 'name: Build\non: pull_request\njobs: {}\n' };
-    const relay = (jobs: string) => ({ path: '.github/workflows/relay.yml', text: `name: Relay\non:\n  workflow_run:\n    workflows: [Build]\n    types: [completed]\n${jobs}` });
-    // Re-uploads the artifacts of the fork's run of Build.
-    const followed = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file.endsWith('follow.yml'));
-    const reupload = followed([follow, build, relay(yaml`
-      jobs:
-        relay:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/download-artifact@v4
-              with:
-                run-id: \${{ github.event.workflow_run.id }}
-                path: out
-            - uses: actions/upload-artifact@v4
-              with:
-                path: out
-    `)]);
-    expect(positions(reupload)).toEqual(['9:15 HIGH']);
-    expect(reupload[0]?.description).toContain("the run of `Relay` re-uploads (job `relay`) the artifacts of the run it follows, and the run of `Build` can come from a fork's pull request, which then chooses those files");
-    expect(reupload[0]?.description).not.toContain("the run of `Relay` can come from a fork's pull request");
-    // Builds the head of the fork's run of Build and uploads the result.
-    const built = followed([follow, build, relay(yaml`
-      jobs:
-        package:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/checkout@v4
-              with:
-                ref: \${{ github.event.workflow_run.head_sha }}
-            - run: make dist
-            - uses: actions/upload-artifact@v4
-              with:
-                path: dist
-    `)]);
-    expect(positions(built)).toEqual(['9:15 HIGH']);
-    expect(built[0]?.description).toContain("the run of `Relay` builds the fork's code (job `package` checks it out: `ref: ${{ github.event.workflow_run.head_sha }}`) and uploads the result, and the run of `Build` can come from a fork's pull request");
-    // Uploads only what it made from the default branch: nothing of the fork's reaches its artifacts.
-    expect(followed([follow, build, relay(yaml`
-      jobs:
-        report:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/checkout@v4
-            - run: make report
-            - uses: actions/upload-artifact@v4
-              with:
-                path: report
-    `)])).toEqual([]);
-    // Downloads the fork's artifacts, but uploads in another job, before it or without it.
-    expect(followed([follow, build, relay(yaml`
-      jobs:
-        first:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/upload-artifact@v4
-              with:
-                path: out
-            - uses: actions/download-artifact@v4
-              with:
-                run-id: \${{ github.event.workflow_run.id }}
-                path: out
-            - run: cat out/summary.txt
-    `)])).toEqual([]);
+    expect(scanWith(RULE, [follow, ci, loop]).filter((f) => f.file.endsWith('follow.yml'))).toHaveLength(1);
   });
 
   it("quotes, for each of two downloads a script reads, the command that reads that download's directory", () => {
@@ -624,9 +542,9 @@ jobs:
     expect(scanWith(RULE, [follower('- uses: relative-ci/agent-action@v3\n        with: { key: "${{ secrets.RELATIVE_CI_KEY }}", token: "${{ github.token }}" }'), ci('pull_request')])[0]?.description).toContain('artifact `relative-ci-artifacts`');
     expect(positions(scanWith(RULE, [follower('- uses: dorny/test-reporter@v2\n        with: { artifact: test-results, name: Tests, path: "*.xml", reporter: jest-junit }'), ci('pull_request')]))).toEqual(['11:15 LOW']);
     expect(positions(scanWith(RULE, [follower('- uses: py-cov-action/python-coverage-comment-action@v3\n        with: { GITHUB_TOKEN: "${{ github.token }}", GITHUB_PR_RUN_ID: "${{ github.event.workflow_run.id }}" }'), ci('pull_request')]))).toEqual(['11:15 LOW']);
-    // Negative: the followed workflow runs only on pushes (collaborators' artifacts); the action reads a file of the
-    // workspace (no `artifact:`, no run id), or does not run on `workflow_run` at all.
-    expect(scanWith(RULE, [follower(relative), ci('push')])).toEqual([]);
+    // The followed workflow runs only on pushes: a fork's workflow of that name is still the run it follows (LOW the same).
+    expect(positions(scanWith(RULE, [follower(relative), ci('push')]))).toEqual(['11:15 LOW']);
+    // Negative: the action reads a file of the workspace (no `artifact:`, no run id), or does not run on `workflow_run` at all.
     expect(scanWith(RULE, [follower('- uses: dorny/test-reporter@v2\n        with: { name: Tests, path: "*.xml", reporter: jest-junit }'), ci('pull_request')])).toEqual([]);
     expect(scanWith(RULE, [follower('- uses: py-cov-action/python-coverage-comment-action@v3\n        with: { GITHUB_TOKEN: "${{ github.token }}" }'), ci('pull_request')])).toEqual([]);
     expect(scanWith(RULE, [follower(relative, 'on: push\n'), ci('pull_request')])).toEqual([]);
@@ -2103,13 +2021,13 @@ describe(`${RULE}: a job that uploads an artifact, then downloads the one of tha
     }
   });
 
-  it('negative: nothing when the run-id is only the run\'s own, the download runs only on workflow_dispatch, or the followed workflow is not a fork\'s', () => {
+  it('negative: nothing when the run-id is only the run\'s own or the download runs only on workflow_dispatch; a push-only followed workflow is a fork\'s name too', () => {
     expect(scanWith(RULE, [e2e('${{ github.run_id }}'), trigger('pull_request')])).toEqual([]);
     expect(scanWith(RULE, [e2e("${{ github.event_name == 'workflow_run' && github.run_id || github.event.workflow_run.id }}"), trigger('pull_request')])).toEqual([]);
     const dispatchOnly = [e2e(FOLDED, githubScript, "\n              if: github.event_name == 'workflow_dispatch'"), trigger('pull_request')];
     expect(scanWith(RULE, dispatchOnly)).toEqual([]);
     expect(scanWith('untrusted-checkout', dispatchOnly)).toEqual([]);
-    expect(scanWith(RULE, [e2e(FOLDED), trigger('push')])).toEqual([]);
+    expect(scanWith(RULE, [e2e(FOLDED), trigger('push')])).toHaveLength(1);
   });
 });
 
@@ -2324,8 +2242,8 @@ describe(`${RULE}: a run artifact's archive fetched through the REST API`, () =>
     expect(scanWith(RULE, [workflow('curl -sL "$url" > artifact.zip', 'bash report/deploy.sh'), build('pull_request')]).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
-  it('negative: the same fetch of a run no pull request starts, or of another address; LOW when nothing runs what it holds', () => {
-    expect(scanWith(RULE, [workflow('curl -L -o artifact.zip "$url"', 'bash report/deploy.sh'), build('push')])).toEqual([]);
+  it('negative: the same fetch of another address; LOW when nothing runs what it holds; a followed push-only workflow is a fork\'s name too', () => {
+    expect(scanWith(RULE, [workflow('curl -L -o artifact.zip "$url"', 'bash report/deploy.sh'), build('push')]).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, [workflow('curl -L -o artifact.zip https://x.test/tool.zip', 'bash report/deploy.sh'), build('pull_request')])).toEqual([]);
     // Extracted, but nothing runs or reads it: LOW, as for any download of a fork's run.
     expect(scanWith(RULE, [workflow('curl -L -o artifact.zip "$url"', 'ls -la report'), build('pull_request')]).map((f) => f.severity)).toEqual(['LOW']);

@@ -415,8 +415,9 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(scanWith(RULE, [ci('pull_request'), followUp(secretStep)])).toEqual([]);
     });
 
-    it('stays silent when no pull request can start the followed runs', () => {
-      expect(scanWith(RULE, [ci('push'), followUp(secretStep), writer])).toEqual([]);
+    it('reports it when the followed workflow runs only on push: a fork\'s pull request can add a workflow of that name', () => {
+      expect(scanWith(RULE, [ci('push'), followUp(secretStep), writer]).map((f) => f.severity)).toEqual(scanWith(RULE, [ci('pull_request'), followUp(secretStep), writer]).map((f) => f.severity));
+      expect(scanWith(RULE, [ci('push'), followUp(secretStep), writer])).toHaveLength(1);
     });
 
     it('stays silent when the job uses no stored secret (the run token is not one)', () => {

@@ -409,10 +409,12 @@ jobs:
   it('says whether the runs a workflow_run follows can come from fork pull requests', () => {
     const follower = { path: '.github/workflows/deploy.yml', text: 'on:\n  workflow_run:\n    workflows: [CI]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./deploy.sh "${{ github.event.workflow_run.head_branch }}"\n' };
     const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
-    const trusted = scanWith(RULE, [follower, ci('push')]);
-    expect(positions(trusted)).toEqual(['2:3 LOW']);
-    expect(trusted[0]?.description).toContain('do not run on pull requests today');
+    // CI runs only on push here, but a fork's pull request can add a workflow named CI that runs on pull_request.
+    const added = scanWith(RULE, [follower, ci('push')]);
+    expect(positions(added)).toEqual(['2:3 MEDIUM']);
+    expect(added[0]?.description).toContain("the repository's `CI` runs on no pull request, but a fork's pull request can add a workflow of that name that does");
     const untrusted = scanWith(RULE, [follower, ci('pull_request')]);
+    expect(untrusted[0]?.description).not.toContain('can add a workflow');
     expect(positions(untrusted)).toEqual(['2:3 MEDIUM']);
     expect(untrusted[0]?.description).toContain('MEDIUM here, not HIGH: the `script-injection` finding');
     expect(untrusted[0]?.description).toContain('started by fork pull requests');
@@ -429,15 +431,16 @@ jobs:
     expect(positions(filtered)).toEqual(['2:3 LOW']);
     expect(filtered[0]?.description).toContain('`branches: [main]` filter keeps no fork out');
     expect(filtered[0]?.description).toContain('a fork can name its branch `main`');
-    // Negative: no filter, or followed runs no pull request starts.
+    // Negative: no filter.
     expect(scanWith(RULE, [canary(''), ci('pull_request')])[0]?.description).not.toContain('filter');
     // A job condition that checks where the run came from does keep forks out.
     const checked = canary('\n    branches: [main]');
     checked.text = checked.text.replace('    runs-on: ubuntu-latest', "    if: github.event.workflow_run.event == 'push'\n    runs-on: ubuntu-latest");
     expect(scanWith(RULE, [checked, ci('pull_request')])[0]?.description).not.toContain('keeps no fork out');
-    const trusted = scanWith(RULE, [canary('\n    branches: [main]'), ci('push')]);
-    expect(positions(trusted)).toEqual(['2:3 LOW']);
-    expect(trusted[0]?.description).not.toContain('keeps no fork out');
+    // A followed workflow that runs only on push: a fork's own workflow of that name, on a branch it names `main`.
+    const added = scanWith(RULE, [canary('\n    branches: [main]'), ci('push')]);
+    expect(positions(added)).toEqual(['2:3 LOW']);
+    expect(added[0]?.description).toContain('keeps no fork out');
   });
 
   it('ignores other triggers', () => {

@@ -1218,7 +1218,7 @@ ${checkout}
     expect(findings[0]?.description).toContain('steps.pr.outputs.head');
   });
 
-  it('reports workflow_run heads only when the runs it follows come from pull requests', () => {
+  it('reports workflow_run heads: the runs it follows can come from pull requests, by the repository\'s workflow or one a fork adds', () => {
     const follower = yaml`
       on:
         workflow_run:
@@ -1237,7 +1237,8 @@ ${checkout}
     const fromPullRequests = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: follower }, ci('[push, pull_request]')]);
     expect(positions(fromPullRequests)).toEqual(['11:16 HIGH']);
     expect(fromPullRequests[0]?.description).toContain('workflow triggered by `workflow_run`');
-    expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: follower }, ci('push')])).toEqual([]);
+    // CI runs only on push: a fork's pull request adds a workflow named CI, whose run's head is the fork's.
+    expect(positions(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: follower }, ci('push')]))).toEqual(['11:16 HIGH']);
   });
 
   it('tolerates odd shapes', () => {
@@ -1400,8 +1401,9 @@ describe('untrusted-checkout: refs read from artifacts', () => {
     expect(findings[0]?.description).toContain('artifact content read by step meta');
   });
 
-  it('does not when no pull request can start the runs it follows', () => {
-    expect(scanWith('untrusted-checkout', workflow('push'))).toEqual([]);
+  it('does the same when the repository\'s followed workflow runs only on push: a fork can add one of that name', () => {
+    expect(scanWith('untrusted-checkout', workflow('push')).map((f) => f.severity)).toEqual(scanWith('untrusted-checkout', workflow('pull_request')).map((f) => f.severity));
+    expect(scanWith('untrusted-checkout', workflow('push')).length).toBeGreaterThan(0);
   });
 });
 
@@ -1562,7 +1564,7 @@ describe(`${RULE}: refs that reach the checkout indirectly (issue 25)`, () => {
     expect(scanWith(RULE, pushOnly)).toEqual([]);
   });
 
-  it('a workflow_run after a reusable workflow (which never runs on its own) follows no pull request', () => {
+  it('a workflow_run after a name only a reusable workflow has here still follows a fork\'s run of that name', () => {
     const files = [
       { path: '.github/workflows/after.yml', text: yaml`
           on:
@@ -1579,8 +1581,9 @@ describe(`${RULE}: refs that reach the checkout indirectly (issue 25)`, () => {
       ` },
       { path: '.github/workflows/reusable.yml', text: 'on:\n  workflow_call:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n' },
     ];
-    expect(scanWith(RULE, files)).toEqual([]);
-    // A file name that names a pull_request workflow does follow pull requests.
+    // The reusable workflow never runs on its own, but a fork's pull request can add a workflow of that name.
+    expect(scanWith(RULE, files).map((f) => f.severity)).toEqual(['HIGH']);
+    // A file name that names a pull_request workflow follows pull requests too.
     const ci = { path: '.github/workflows/reusable.yml', text: 'on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n' };
     expect(scanWith(RULE, [files[0]!, ci]).map((f) => f.severity)).toEqual(['HIGH']);
   });
