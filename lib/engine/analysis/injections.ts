@@ -3,7 +3,7 @@ import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sink
 import { heredocStart } from './log-destination.js';
 import { callerCommandInput } from './command-actions.js';
 import { describeStep, describeTaint } from './describe.js';
-import { scriptFold, scriptLines } from './script-outputs.js';
+import { scriptFold, scriptLines, singleLineAssignment } from './script-outputs.js';
 import { expressionPath, validatedBefore } from './validation.js';
 import { describeGate, gateOf, guardCovers, reviewedEnvironmentGate, stepTrust, type TrustGuard, type TrustPaths } from './trust-guards.js';
 import { holdingFacts, reachFacts, runFact } from './run-model/facts.js';
@@ -500,6 +500,8 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
     combine: (a, b) => ({ taint: stronger(a.taint, b.taint), readsFile: a.readsFile || b.readsFile, multiline: stronger(a.multiline, b.multiline), command: a.command || b.command }),
     empty: { taint: null, readsFile: false, multiline: null, command: false },
     checked: true,
+    // A variable assigned a value with every newline taken out defines no other variable when written.
+    assigned: (line, value) => (singleLineAssignment(line.text) ? { ...value, multiline: null, command: false } : value),
   });
   for (const write of writes) {
     const fed = fold.ofLines(write.seeds);

@@ -173,6 +173,20 @@ const MAX_FOLD_DEPTH = 256;
 const OPAQUE_ASSIGNMENT =
   /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\(\s*(?:gh\s+(?:pr|issue|release)\s+create|git\s+rev-parse|git\s+log\s+[^)]*--format=%H|date|mktemp|uuidgen|sha256sum|md5sum|gh\s+(?:api|(?:pr|issue|run|release)\s+(?:view|list))\b(?=[^)]*\s(?:--jq|-q)[=\s]+(["']?)[.\w[\]]*\.(?:number|id|databaseId)\1\s*\)|[^\n]*?\s(?:--jq|-q)[=\s]+(["'])(?:(?!\2)[^\n]){0,300}?\|\s*\.(?:number|id|databaseId)\s*\]?\2\s*\)))\b[^\n]*\)["']?\s*$/;
 
+/**
+ * `LANG=$(awk ... <<< "$BODY" | tr -d '[:space:]')`, `FIRST=$(grep x file | head -n 1)`: a variable assigned the output of
+ * a command substitution whose last command deletes every newline (`tr -d` of a set with `\n`, `[:space:]` or
+ * `[:cntrl:]`, `tr '\n' ...`) or keeps one line (`head -n 1`; the substitution drops the line's own trailing
+ * newline). Whatever text fed it, the value holds no newline.
+ */
+const SINGLE_LINE_ASSIGNMENT =
+  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\((?:[^()]|\([^()]*\))*\|\s*(?:tr\s+(?:-d|--delete)\s+(?:'[^'\n]*(?:\\n|\[:space:\]|\[:cntrl:\])[^'\n]*'|"[^"\n]*(?:\\n|\[:space:\]|\[:cntrl:\])[^"\n]*")|tr\s+(?:-s\s+)?(['"])\\n\1\s+(?:'[^'\n]*'|"[^"\n]*"|\S+)|head\s+(?:-n\s*1|-1|--lines=1))\s*\)["']?\s*(?:[;&|#].*)?$/;
+
+/** True for a line that assigns a variable a value that holds no newline (see `SINGLE_LINE_ASSIGNMENT`). */
+export function singleLineAssignment(line: string): boolean {
+  return SINGLE_LINE_ASSIGNMENT.test(line) && (line.match(/\$\(/g) ?? []).length === 1;
+}
+
 /** True for a line that assigns a variable the identifier a command printed (see `OPAQUE_ASSIGNMENT`). */
 export function opaqueAssignment(line: string): boolean {
   return OPAQUE_ASSIGNMENT.test(line) && (line.match(/\$\(/g) ?? []).length === 1;
@@ -192,7 +206,15 @@ export function opaqueAssignment(line: string): boolean {
  */
 export function scriptFold<T>(
   script: string,
-  fold: { own: (line: ScriptSpan, range: [number, number]) => T; external: (name: string) => T; combine: (a: T, b: T) => T; empty: T; checked?: boolean },
+  fold: {
+    own: (line: ScriptSpan, range: [number, number]) => T;
+    external: (name: string) => T;
+    combine: (a: T, b: T) => T;
+    empty: T;
+    checked?: boolean;
+    /** The value a line gives the variable it assigns, from what it reads (`singleLineAssignment`: one line of it). */
+    assigned?: (line: ScriptSpan, value: T) => T;
+  },
 ): ScriptFold<T> {
   const index = indexOf(script);
   const memo = new Map<string, T>();
@@ -203,7 +225,7 @@ export function scriptFold<T>(
     for (const name of lineReads(index, line) ?? []) {
       if (!checked || !checkedLine(script, name, line)) value = fold.combine(value, variableValue(name, depth + 1, checked ? line.offset : -1));
     }
-    return value;
+    return fold.assigned === undefined ? value : fold.assigned(line, value);
   };
   /** Where each assignment line of a variable has its value checked (`validatedAssignment`), -1 for none; read once per variable. */
   const checkedFrom = new Map<string, number[]>();

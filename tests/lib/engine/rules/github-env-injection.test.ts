@@ -286,6 +286,36 @@ describe(RULE, () => {
     expect(follow('pull_request').map((f) => f.severity)).toEqual(['HIGH']);
   });
 
+  it('does not report a value whose newlines a command took out before it is written (tr -d, head -n 1)', () => {
+    const workflow = (assign: string) => yaml`
+      on:
+        issues:
+          types: [opened]
+      permissions: { contents: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                BODY: \${{ github.event.issue.body }}
+              run: |
+                ${assign}
+                echo "LANGUAGE=$language" >> "$GITHUB_ENV"
+            - run: make report
+    `;
+    for (const assign of [
+      `language=$(awk '/SDK language/{f=1;next} f' <<< "$BODY" | tr -d '[:space:]')`,
+      `language=$(echo "$BODY" | tr -d '\\r\\n')`,
+      `language="$(grep -m1 Language <<< "$BODY" | head -n 1)"`,
+      `language=$(echo "$BODY" | tr '\\n' ' ')`,
+    ]) {
+      expect(scanWith(RULE, workflow(assign)), assign).toEqual([]);
+    }
+    // Taking out other characters, or keeping more lines, leaves the newline in: HIGH.
+    expect(positions(scanWith(RULE, workflow(`language=$(echo "$BODY" | tr -d ' ')`)))).toEqual(['13:11 HIGH']);
+    expect(positions(scanWith(RULE, workflow(`language=$(echo "$BODY" | head -n 2)`)))).toEqual(['13:11 HIGH']);
+  });
+
   it('does not report a branch name written to the file: it cannot hold the newline that would define another variable', () => {
     const workflow = (value: string) => yaml`
       on: pull_request_target
