@@ -204,6 +204,16 @@ const PUBLIC_BY_DESIGN: readonly PublicByDesign[] = [
     value: /^[A-Za-z0-9]{32,40}$/,
     why: 'a Coveralls repo token only authorises posting coverage reports for the repository (its holder forges at most coverage and the status it sets), and projects commit it so that forks\' runs can upload; keep it in a secret where forks need not upload, and regenerate it in Coveralls\' settings',
   },
+  // https://docs.docker.com/security/access-tokens/: a personal access token's scope can be "Public Repo Read-only"
+  // (it pulls public images, with the account's higher pull rate limit). Projects publish such a token on purpose,
+  // and name it so (`DOCKERHUB_PUBLIC_ACCESS_TOKEN`); only the name says which scope this one has.
+  {
+    vendor: 'Docker Hub',
+    name: /public|read[_-]?only|pull[_-]?only/i,
+    actions: new Set(),
+    value: /^dckr_pat_[A-Za-z0-9_-]{20,80}$/,
+    why: 'its name says it is a public Docker Hub token, and Docker Hub access tokens can be limited to "Public Repo Read-only" (pulling public images with the account\'s rate limit), which projects publish on purpose; a "Read & Write" token has the same shape, so check its scope in Docker Hub and rotate it if it can push',
+  },
   // https://www.algolia.com/doc/guides/security/api-keys/#search-only-api-key: meant for front-end code.
   {
     vendor: 'Algolia',

@@ -175,6 +175,27 @@ describe(RULE, () => {
     expect(findings[3]?.description).toContain('search-only');
   });
 
+  it('lowers a Docker Hub token its name calls public or read-only to LOW; the same token under another name stays HIGH', () => {
+    const workflow = (name: string) => yaml`
+      on: pull_request
+      env:
+        ${name}: "dckr_pat_8AEETZWxu8f7FvJUk9NrpyX_ZEQ"
+        DOCKERHUB_USER: "ci-bot"
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "$${name}" | docker login -u "$DOCKERHUB_USER" --password-stdin && docker pull alpine
+    `;
+    for (const name of ['DOCKERHUB_PUBLIC_ACCESS_TOKEN', 'DOCKER_READONLY_TOKEN', 'DOCKERHUB_PULL_ONLY_TOKEN']) {
+      const [found, ...rest] = scanWith(RULE, workflow(name));
+      expect(rest, name).toEqual([]);
+      expect(found?.severity, name).toBe('LOW');
+      expect(found?.description, name).toContain('Public Repo Read-only');
+    }
+    expect(scanWith(RULE, workflow('DOCKERHUB_TOKEN')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('lowers a Codecov upload token (a UUID given to the Codecov action or named for Codecov) to LOW, saying why', () => {
     const findings = scanWith(RULE, yaml`
       on: push
