@@ -28,9 +28,28 @@ function substringAllowLists(expr: Expr): { list: string; value: Expr; negated: 
     const [haystack, needle] = node.args;
     if (!(haystack instanceof Literal) || typeof haystack.token.value !== 'string') return;
     if (needle === undefined || needle instanceof Literal) return;
+    if (delimitedLogin(needle)) return;
     found.push({ list: haystack.token.value, value: needle, negated: negatedCalls.has(node) });
   });
   return found;
+}
+
+/** A login's context: `github.actor`, `github.triggering_actor`, any `....login` (`github.event.comment.user.login`). */
+const LOGIN_PATH = /^(?:github\.(?:actor|triggering_actor)|.*\.login)$/;
+
+/**
+ * `format('|{0}|', github.event.comment.user.login)`: the login wrapped in the same delimiter on both sides, one no
+ * login can contain (logins are letters, digits and `-`; an app's is `name[bot]`). Found in the literal, the wrapped
+ * login is exactly one of its delimited entries (`'|alice|bob|'`), never a piece of one: the check is exact.
+ */
+function delimitedLogin(needle: Expr): boolean {
+  if (!(needle instanceof FunctionCall) || functionName(needle) !== 'format' || needle.args.length !== 2) return false;
+  const [pattern, value] = needle.args;
+  if (!(pattern instanceof Literal) || typeof pattern.token.value !== 'string' || value === undefined) return false;
+  const parts = /^(.+)\{0\}(.+)$/s.exec(pattern.token.value);
+  if (parts === null || parts[1] !== parts[2] || /[A-Za-z0-9\-[\]{}]/.test(parts[1]!)) return false;
+  const path = contextPath(value);
+  return path !== null && LOGIN_PATH.test(path.join('.'));
 }
 
 /**

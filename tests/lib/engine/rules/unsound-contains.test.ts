@@ -55,6 +55,27 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('accepts a login wrapped in a delimiter no login holds; a delimiter a login may hold, or a wrapped label, is still a substring match', () => {
+    const workflow = (condition: string) => yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        test:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+              env:
+                TOKEN: \${{ secrets.CI_TOKEN }}
+    `;
+    expect(scanWith(RULE, workflow("contains('|alice|bob|', format('|{0}|', github.event.comment.user.login))"))).toEqual([]);
+    expect(scanWith(RULE, workflow("contains(',alice,bob,', format(',{0},', github.actor))"))).toEqual([]);
+    // `-` is in logins (`-{0}-` lets `ice` through `-al-ice-bob-`), and a comment may hold `|`.
+    expect(scanWith(RULE, workflow("contains('-al-ice-bob-', format('-{0}-', github.event.comment.user.login))")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow("contains('|ok|go|', format('|{0}|', github.event.comment.body))")).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
   it("reads a JSON-looking list without fromJSON by its entries: no fixed value passes that is not one", () => {
     const workflow = (list: string) => yaml`
       on: issue_comment
