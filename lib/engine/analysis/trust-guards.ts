@@ -187,6 +187,30 @@ const PERMISSION_CHECK = new RegExp(
   `${ALLOW_LIST.source}|${COLLABORATOR_LIST.source}|${TEAM_MEMBERS.source}|getCollaboratorPermissionLevel|collaborators\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/permission|author_association|authorAssociation|checkUserPermission|\\bcheck(?:Public)?MembershipForUser\\b|\\bgetMembershipForUserInOrg\\b|orgs\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/(?:public_)?members(?:hips)?\\/(?!\\s)`,
 );
 /**
+ * A login kept in a variable first, then looked up in a list (`const reviewer = context.payload.comment.user.login;
+ * if (!authorizedUsers.includes(reviewer)) { ... }`): the same lookup as `ALLOW_LIST`. The offset of the first such
+ * lookup, or -1.
+ */
+const LOGIN_VARIABLE = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]{0,40})\s*=\s*(?:(?:github\.)?context\.(?:actor|triggering_actor|payload\.(?:comment|review|issue|pull_request|discussion)\.user\.login|payload\.sender\.login))\s*[;\n]/g;
+function loginVariableLookup(text: string): number {
+  if (!text.includes('.includes(')) return -1;
+  let first = -1;
+  for (const m of text.matchAll(LOGIN_VARIABLE)) {
+    const name = (m[1] as string).replace(/\$/g, '\\$');
+    const at = text.slice(m.index).search(new RegExp(`\\.includes\\(\\s*${name}\\s*\\)`));
+    if (at !== -1 && (first === -1 || m.index + at < first)) first = m.index + at;
+  }
+  return first;
+}
+
+/** Where a script checks the actor's permission (`PERMISSION_CHECK`, or a login variable looked up in a list), or -1. */
+function permissionCheckAt(text: string): number {
+  const direct = text.search(PERMISSION_CHECK);
+  const variable = loginVariableLookup(text);
+  return direct === -1 ? variable : variable === -1 ? direct : Math.min(direct, variable);
+}
+
+/**
  * GitHub Agentic Workflows' compiled membership check: an `actions/github-script` step that runs `check_membership.cjs`
  * (put in place by `github/gh-aw/actions/setup`) with the roles it requires in `GH_AW_REQUIRED_ROLES`; it reads the
  * permission of the actor who caused the run (`context.actor`) and sets `is_team_member` to `true` only for one of
@@ -535,7 +559,7 @@ function failsOnPermission(script: string): boolean {
   // test of the answer on one line (`[[ "$(gh api ...)" =~ ^(admin|write)$ ]] || exit 1`) fails on the answer.
   const call = /^\s*(?:(?:export\s+|local\s+)?[A-Za-z_]\w*=["']?\$\(\s*)?(?:gh\s+api|curl)\b/;
   const text = script.replace(CATCH_BLOCK, '').split('\n').map((line) => (call.test(line) ? line.replace(ON_COMMAND_ERROR, '') : line)).join('\n');
-  const at = text.search(PERMISSION_CHECK);
+  const at = permissionCheckAt(text);
   // A deny path that ends the step quietly (`return`, `exit 0`) before anything fails it fails nothing.
   if (at !== -1 && FAILS.test(text.slice(at)) && !quietDeny(text.slice(at))) return true;
   // The membership check answers a non-member with an error (404), so a `catch` after it that fails the step
@@ -555,7 +579,7 @@ export function quietPermissionChecks(job: Job, before: number): Step[] {
     const script = scriptOf(s);
     if (script === null) return false;
     const text = script.replace(CATCH_BLOCK, '');
-    const at = text.search(PERMISSION_CHECK);
+    const at = permissionCheckAt(text);
     return at !== -1 && quietDeny(text.slice(at));
   });
 }
@@ -636,7 +660,7 @@ function failingChecks(job: Job): FailingCheck[] {
   if (found !== undefined) return found;
   found = [];
   // A check whose answer a later step reads: a script that checks, or an action that records the answer.
-  const permission = (s: Step) => !s.node.pairs.some((p) => p.key.value === 'continue-on-error') && (PERMISSION_CHECK.test(scriptOf(s) ?? '') || (permissionAction(s)?.answers.size ?? 0) > 0);
+  const permission = (s: Step) => !s.node.pairs.some((p) => p.key.value === 'continue-on-error') && (permissionCheckAt(scriptOf(s) ?? '') !== -1 || (permissionAction(s)?.answers.size ?? 0) > 0);
   for (const s of job.steps) {
     // An action that fails its step for an account without the permission (permission-actions.ts).
     if (actionFailsJob(s)) {
@@ -653,7 +677,7 @@ function failingChecks(job: Job): FailingCheck[] {
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
     const producers = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].flatMap((m) => job.steps.filter((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
     const checked = producers.length > 0;
-    const own = PERMISSION_CHECK.test(script) && failsOnPermission(script) && substringListLookup(script) === null;
+    const own = permissionCheckAt(script) !== -1 && failsOnPermission(script) && substringListLookup(script) === null;
     if (own || checked) {
       const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
       found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
@@ -1206,7 +1230,7 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
     if (ghAwMembershipCheck(s)) return true;
     const script = s.run ?? get(s.with, 'script');
     // A login looked up anywhere in a listed one (an unanchored `grep`) passes any login that contains it.
-    return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value) && substringListLookup(script.value) === null;
+    return script?.kind === 'scalar' && typeof script.value === 'string' && permissionCheckAt(script.value) !== -1 && substringListLookup(script.value) === null;
   });
 }
 

@@ -2643,8 +2643,15 @@ describe(`${RULE}: a comment command whose script lets only listed people set th
     expect(found[0]?.description).toContain("a maintainer approves each run first (`needs.validate.outputs.build == 'linux'`)");
   });
 
-  it('negative: the same script without the list check lets anyone build', () => {
+  it('reads the login kept in a variable of another name first, then looked up in the list, as the same check', () => {
+    const found = scanWith(RULE, workflow("const reviewer = context.payload.comment.user.login; if (!ALLOWED_USERS.includes(reviewer)) { console.log('not allowed'); return; }"));
+    expect(found.map((f) => f.severity)).not.toContain('HIGH');
+    expect(found[0]?.description).toContain('a maintainer approves each run first');
+  });
+
+  it('negative: the same script without the list check, or looking up a variable that holds no login, lets anyone build', () => {
     expect(scanWith(RULE, workflow('// no check')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow("const reviewer = context.payload.comment.body; if (!ALLOWED_USERS.includes(reviewer)) { return; }")).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
 
