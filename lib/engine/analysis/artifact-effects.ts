@@ -13,6 +13,7 @@ import { nothingReads, outsiderStarts, jobClaim, severityOf, type JobRun, type R
 import type { Severity } from '../types.js';
 import { commentSink, givenToken, stepNotice } from './notices.js';
 import { readOnlyToken } from './run-model/holdings.js';
+import { publishingStep } from './publishing.js';
 
 /**
  * What a job does with the files of a download of another run's artifacts (a workspace entry of the run model):
@@ -140,7 +141,7 @@ export function isolatedEffect(runs: RunModel, run: JobRun, download: ForeignDow
  * `unread-output` (read into step outputs no later step or job reads), `low` (any other use: a gate,
  * a comment, a status, a label, a checkout nothing runs, an upload as they are, or none the analysis follows).
  */
-export type DownloadAct = 'runs' | 'env' | 'unread-env' | 'spliced' | 'bare' | 'steers' | 'argv' | 'unread-output' | 'low';
+export type DownloadAct = 'runs' | 'env' | 'unread-env' | 'spliced' | 'published' | 'bare' | 'steers' | 'argv' | 'unread-output' | 'low';
 
 /**
  * The severity of a download of an outsider's artifacts (`artifact-poisoning`'s, which `dangerous-trigger` arms at):
@@ -155,9 +156,12 @@ export function downloadSeverity(runs: RunModel, effect: Pick<DownloadEffect, 'r
   if (!runsThem && use?.kind === 'env' && nothingReads(runs.envReaders(use.step))) return { severity: 'LOW', executes: false, act: 'unread-env' };
   // A value read from them expanded with `${{ }}` into a script: their text runs as code in that step.
   const spliced = !runsThem && use?.kind === 'data' && use.spliced === true;
-  if (runsThem || use?.kind === 'env' || spliced) {
+  // Handed as they are to a step that publishes (a package upload, a release): the fork's files are what the project
+  // publishes, a sink that publishes (severity policy (b)).
+  const published = !runsThem && use?.kind === 'content' && publishingStep(use.step) !== null;
+  if (runsThem || use?.kind === 'env' || spliced || published) {
     const claim = jobClaim(run, reach, true, true);
-    return { severity: severityOf(claim), executes: true, act: runsThem ? 'runs' : spliced ? 'spliced' : 'env' };
+    return { severity: severityOf(claim), executes: true, act: runsThem ? 'runs' : spliced ? 'spliced' : published ? 'published' : 'env' };
   }
   // A value split into the words of a `gh` or `curl` call made with a write token: the fork adds options and arguments
   // to it (argument injection), whatever else the step does with the value. MEDIUM at most, and only an outsider's.

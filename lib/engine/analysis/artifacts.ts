@@ -1175,7 +1175,7 @@ const FILE_SHUFFLING = new Set(['cat', 'unzip', 'tee', 'ls', 'head', 'tail', 'so
 /** Commands that upload, deploy or sync files as they are (`surge`, `ghp-import` and `gh-pages` publish a directory). */
 const CONTENT_COMMANDS = /\b(upload|deploy|sync|publish|push|cp|release|surge|ghp-import|gh-pages)\b/;
 /** Inputs that name a file or directory to read. */
-const PATH_INPUTS = /^(path|paths|file|files|file-path|filepath|file_path|body-path|body-file|bodyfile|message-path|json-file|json_file|input|source|dir|directory|folder|publish_dir|publish-dir|working-directory|workingdirectory|project|projectdir|entrypoint|command|args)$/i;
+const PATH_INPUTS = /^(path|paths|packages-dir|packages_dir|file|files|file-path|filepath|file_path|body-path|body-file|bodyfile|message-path|json-file|json_file|input|source|dir|directory|folder|publish_dir|publish-dir|working-directory|workingdirectory|project|projectdir|entrypoint|command|args)$/i;
 
 /** A pattern for a workspace subdirectory as a path or word in text (`site` in `./site/`, `cd site`, `--dir=site`, `$(<site/n)`). */
 function directoryPattern(dir: string): RegExp {

@@ -175,7 +175,14 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
     return { severity, executes, consequence: `; ${who(use)} ${use.detail}, but no later step of the job runs with it, and no earlier action has a post step to run with it (LOW)` };
   }
   if (executes) {
-    const consequence = use !== null && act === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : use !== null && act === 'spliced' ? `; ${who(use)} ${use.detail}, so the fork's text runs in that job (also reported by \`script-injection\` where it is expanded)` : '';
+    const consequence =
+      use !== null && act === 'env'
+        ? `; ${who(use)} ${use.detail}, which every later step of the job runs with`
+        : use !== null && act === 'spliced'
+          ? `; ${who(use)} ${use.detail}, so the fork's text runs in that job (also reported by \`script-injection\` where it is expanded)`
+          : use !== null && act === 'published'
+            ? `; ${who(use)} ${use.detail}, and that step publishes: the fork's files become what the project publishes (a package, a release asset), which runs wherever it is installed`
+            : '';
     return { severity, executes, consequence };
   }
   if (use !== null && act === 'bare') {

@@ -2285,3 +2285,48 @@ describe(`${RULE}: the script that extracts the archive writes what it reads of 
     expect(scanWith(RULE, wf('echo "STARTED=$(date +%s)" >> $GITHUB_ENV')).map((f) => f.severity)).toEqual(['LOW']);
   });
 });
+
+describe(`${RULE}: a fork's artifacts handed as they are to a step that publishes`, () => {
+  const release = (step: string) => ({
+    path: '.github/workflows/publish.yml',
+    text: `on:
+  workflow_run:
+    workflows: [Build Wheels]
+    types: [completed]
+permissions:
+  contents: read
+  id-token: write
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/download-artifact@v5
+        with:
+          run-id: \${{ github.event.workflow_run.id }}
+          github-token: \${{ github.token }}
+          path: downloaded_wheels
+${step}
+`,
+  });
+  const build = { path: '.github/workflows/build.yml', text: 'name: Build Wheels\non: pull_request\njobs: {}\n' };
+
+  it('is HIGH: the fork chooses what the project publishes (a package upload in a script, a publishing action given the directory)', () => {
+    for (const step of [
+      '      - run: twine upload downloaded_wheels/*\n        env:\n          TWINE_PASSWORD: ${{ secrets.PYPI_TOKEN }}',
+      '      - uses: pypa/gh-action-pypi-publish@ed0c53931b1dc9bd32cbe73a98c7f6766f8a527e\n        with:\n          packages-dir: downloaded_wheels',
+    ]) {
+      const found = scanWith(RULE, [release(step), build]);
+      expect(positions(found), step).toEqual(['12:15 HIGH']);
+      expect(found[0]?.description, step).toContain("that step publishes: the fork's files become what the project publishes");
+    }
+  });
+
+  it('negative: a preview deploy or an upload as an artifact of the same files stays LOW', () => {
+    for (const step of [
+      '      - run: npx surge ./downloaded_wheels preview.surge.sh\n        env:\n          SURGE_TOKEN: ${{ secrets.SURGE_TOKEN }}',
+      '      - uses: actions/upload-artifact@v4\n        with:\n          path: downloaded_wheels',
+    ]) {
+      expect(scanWith(RULE, [release(step), build]).map((f) => f.severity), step).toEqual(['LOW']);
+    }
+  });
+});
