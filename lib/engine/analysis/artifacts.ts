@@ -1177,6 +1177,29 @@ const CONTENT_COMMANDS = /\b(upload|deploy|sync|publish|push|cp|release|surge|gh
 /** Inputs that name a file or directory to read. */
 const PATH_INPUTS = /^(path|paths|packages-dir|packages_dir|file|files|file-path|filepath|file_path|body-path|body-file|bodyfile|message-path|json-file|json_file|input|source|dir|directory|folder|publish_dir|publish-dir|working-directory|workingdirectory|project|projectdir|entrypoint|command|args)$/i;
 
+/**
+ * The pattern of a download's directory, widened to the directories a later step moves or copies its files into
+ * (`mv dl/* dist/`, `cp -r dl/. dist`, `find dl -name '*.whl' -exec mv {} dist/ \;`): what reads those reads the
+ * same files. Relative directories only, at most 4.
+ */
+function withMoves(pattern: RegExp, dir: string, later: readonly Step[]): RegExp {
+  const source = dir.replace(/^\.\//, '').replace(/[.+^$()|[\]{}*?\\]/g, '\\$&');
+  // A relative directory: it starts with a letter, digit or `_` (not `/`, `$`, `~` or `.`).
+  const dest = String.raw`["']?(\w[\w./-]{0,100}?)/?["']?`;
+  const move = new RegExp(String.raw`(?:^|[;&|]\s*)(?:mv|cp)\s+(?:-[A-Za-z]+\s+)*["']?(?:\./)?${source}(?:/[^\s"';&|]*)?["']?\s+${dest}\s*(?:$|[;&|])`);
+  const found = new RegExp(String.raw`\bfind\s+["']?(?:\./)?${source}/?["']?\s[^\n]*?-exec\s+(?:mv|cp)\s+(?:-[A-Za-z]+\s+)*\{\}\s+${dest}\s*\\?;`);
+  const aliases = new Set<string>();
+  for (const step of later) {
+    if (aliases.size >= 4 || typeof step.run?.value !== 'string') continue;
+    for (const line of logicalLines(step.run.value.slice(0, 20_000))) {
+      const m = move.exec(line.text) ?? found.exec(line.text);
+      if (m?.[1] !== undefined && m[1] !== source) aliases.add(m[1].replace(/\/+$/, ''));
+      if (aliases.size >= 4) break;
+    }
+  }
+  return aliases.size === 0 ? pattern : new RegExp([pattern.source, ...[...aliases].map((a) => directoryPattern(a).source)].join('|'));
+}
+
 /** A pattern for a workspace subdirectory as a path or word in text (`site` in `./site/`, `cd site`, `--dir=site`, `$(<site/n)`). */
 function directoryPattern(dir: string): RegExp {
   // `gh pr comment`, `gh release view`: a subcommand of the GitHub CLI, not a directory named `pr` or `release`.
@@ -1248,7 +1271,7 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
   const job = download.job;
   if (job === null) return [];
   const uses: ArtifactUse[] = [];
-  const named = dir === null || dir === '' ? null : directoryPattern(dir);
+  const named = dir === null || dir === '' ? null : withMoves(directoryPattern(dir), dir, job.steps.filter((s) => s.index > download.index));
   const tainted: Tainted = { steps: new Set() };
   // The step (by id) whose outputs carry their content, and how it wrote them: named at each use of those outputs.
   const readers = new Map<string, { step: Step; evidence: string }>();

@@ -2321,6 +2321,17 @@ ${step}
     }
   });
 
+  it('follows the files a step moves or copies out of the download\'s directory into the one published', () => {
+    const publishDist = '      - uses: pypa/gh-action-pypi-publish@ed0c53931b1dc9bd32cbe73a98c7f6766f8a527e\n        with:\n          packages-dir: dist';
+    for (const move of ["find downloaded_wheels -type f -name '*.whl' -exec mv {} dist/ \\;", 'mv downloaded_wheels/*.whl dist/', 'cp -r downloaded_wheels/. dist']) {
+      const found = scanWith(RULE, [release(`      - run: |\n          mkdir -p dist\n          ${move}\n${publishDist}`), build]);
+      expect(positions(found), move).toEqual(['12:15 HIGH']);
+    }
+    // Files of another directory moved there, or the published directory another one: not the download's.
+    expect(scanWith(RULE, [release(`      - run: |\n          mkdir -p dist\n          mv wheels/*.whl dist/\n${publishDist}`), build]).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, [release(`      - run: mv downloaded_wheels/*.whl staging/\n${publishDist}`), build]).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
   it('negative: a preview deploy or an upload as an artifact of the same files stays LOW', () => {
     for (const step of [
       '      - run: npx surge ./downloaded_wheels preview.surge.sh\n        env:\n          SURGE_TOKEN: ${{ secrets.SURGE_TOKEN }}',
