@@ -4,7 +4,6 @@ import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { githubScriptChecks, JS_NUMBER, outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { get, getMap, getText, keyText, scalarText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
-import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderDownloadBefore, readsDownloadedFile, readsDownloadIntoOutputs } from '../analysis/artifacts.js';
 import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { localCallers } from '../analysis/callers.js';
@@ -403,8 +402,7 @@ export class TaintAnalyzer {
     this.#triggers.set(workflow, null);
     let result: Set<string> | null = new Set();
     for (const trigger of workflow.triggers) {
-      if (trigger.name === 'workflow_run' && !followsUntrustedRuns(workflow)) result.add('workflow_run:trusted');
-      else if (trigger.name !== 'workflow_call') result.add(trigger.name);
+      if (trigger.name !== 'workflow_call') result.add(trigger.name);
     }
     if (workflow.triggers.some((t) => t.name === 'workflow_call')) {
       const callers = this.#workflowCallers(workflow);

@@ -434,7 +434,7 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
         continue;
       }
       if (dispatch.credential === null && !tokenCanDispatch(dispatch, job, context)) continue;
-      const event = dispatch.kind === 'workflow' ? '`workflow_dispatch`' : '`repository_dispatch`';
+      const event = dispatchEvent(dispatch);
       const what = dispatch.target === null ? `a ${event} of this repository` : dispatch.kind === 'workflow' ? `workflow \`${dispatch.target}\` of this repository (${event})` : `a ${event} of type \`${dispatch.target}\` to this repository`;
       const token = context.runs.job(job).holdings.token;
       const scope = token.kind === 'scopes' ? `\`${DISPATCH_SCOPE[dispatch.kind]}: write\`` : token.kind === 'all' ? '`write-all`' : `${context.runs.defaultToken === 'write' ? 'read-write' : 'default (read-write on many repositories)'} scopes`;
@@ -477,16 +477,28 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
         }
       }
       context.report({
-        node: dispatch.node,
-        ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
-        job,
+        ...dispatchSite(workflow, job, dispatch),
         severity,
-        key: `self-dispatch:${job.id}:${dispatch.step.index}`,
         message: `${head}; ${tail}.`,
         facts: reachFacts(reach),
       });
     }
   }
+}
+
+/** The event a self-dispatch sends, in words. */
+function dispatchEvent(dispatch: SelfDispatch): string {
+  return dispatch.kind === 'workflow' ? '`workflow_dispatch`' : '`repository_dispatch`';
+}
+
+/** Where a self-dispatch finding goes: the dispatching command (in a script, its line), bound to its job, one per step. */
+function dispatchSite(workflow: Workflow, job: Job, dispatch: SelfDispatch) {
+  return {
+    node: dispatch.node,
+    ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
+    job,
+    key: `self-dispatch:${job.id}:${dispatch.step.index}`,
+  };
 }
 
 /**
@@ -512,15 +524,12 @@ function reportDispatchRace(workflow: Workflow, job: Job, dispatch: SelfDispatch
       if (executed === undefined) continue;
       const claim = jobClaim(run, reach, true, true);
       const severity = severityOf(claim);
-      if (severity === 'LOW' || severity === 'INFO') continue;
-      const event = dispatch.kind === 'workflow' ? '`workflow_dispatch`' : '`repository_dispatch`';
+      if (severity === 'LOW') continue;
+      const event = dispatchEvent(dispatch);
       const inputs = sent.pullRequest.map((i) => `\`${i}\``).join(', ');
       context.report({
-        node: dispatch.node,
-        ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
-        job,
+        ...dispatchSite(workflow, job, dispatch),
         severity,
-        key: `self-dispatch:${job.id}:${dispatch.step.index}`,
         message:
           `${describeStep(dispatch.step)} (line ${workflow.file.position(dispatch.step.node.start).line}) starts \`${target.file.path}\` (${event}) with ${dispatch.how}, handing it the pull request in ${sent.pullRequest.length === 1 ? 'input' : 'inputs'} ${inputs} by its number, \`refs/pull/...\` or branch, not by a commit; ${whoText(reach)}. ` +
           `There ${dispatch.kind === 'workflow' ? 'input' : 'value'} ${use.input === '' ? 'the payload' : `\`${use.input}\``} ${use.text}, and job \`${checkout.job.id}\` runs that checkout's code (${executed.execution.evidence.slice(0, 80)}, line ${target.file.position(executed.step.node.start).line}) while it holds ${claim.holds.slice(0, 4).join(', ')}. ` +

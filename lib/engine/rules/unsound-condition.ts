@@ -198,7 +198,7 @@ const BRANCH_CHECK_FIX =
  */
 function headBranchTrust(runs: RunModel, job: Job, step: Step | null, node: YNode | undefined): { compared: string; offset: number; reach: Reach } | null {
   if (node?.kind !== 'scalar' || !String(node.value).includes('head_branch')) return null;
-  if (!job.workflow.triggers.some((t) => t.name === 'workflow_run') || !followsUntrustedRuns(job.workflow)) return null;
+  if (!followsUntrustedRuns(job.workflow)) return null;
   const check = conditionOf(job.workflow, node);
   const compared = check === null ? null : headBranchCheck(check.expr);
   if (check === null || compared === null) return null;
