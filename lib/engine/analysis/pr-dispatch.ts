@@ -7,6 +7,7 @@ import { contextPath, Literal, parseExpression } from '../expressions/parse.js';
 import { valueSources } from './expression-values.js';
 import { githubScriptOutputValues, githubScriptReturn, outputSources, referencedEnvVars } from './script-outputs.js';
 import { OPEN_PERMISSIONS } from './dispatch-gate.js';
+import { approvalRaceClosedBefore } from './approval-race.js';
 
 /**
  * A privileged job that hands a pull request's head to another repository's CI: a `repository_dispatch` or
@@ -35,8 +36,10 @@ export interface PrHeadDispatch {
   /** The pull request's number the payload carries, in words, or null. */
   number: string | null;
   /**
-   * True when the payload carries the head commit (`sha`): the commit the event names, or the pull request's
-   * `.head.sha` read when the job runs, so what a maintainer approved is what that CI is told to run.
+   * True when the payload carries the commit a maintainer approved: the commit the event names, or the pull
+   * request's `.head.sha` read when the job runs after a step that closes the approval race (`approval-race.ts`).
+   * A `.head.sha` read at run time otherwise is the head as it is then, not as it was approved: commits pushed
+   * between the approval and that read are sent (the same reading as a checkout of that SHA in the job itself).
    */
   pinned: boolean;
   /** True when the commit sent is read from the pull request when the job runs (the API's `.head.sha`), not the event's. */
@@ -322,7 +325,7 @@ export function prHeadDispatches(job: Job, names: OwnNames, owner: () => string 
     if (credential === null) continue;
     const first = targets[0]!;
     const payload = carried(step, job);
-    found.push({ step, ...first, head: head[0]!, sha: payload.sha, number: payload.number, pinned: payload.sha !== null, shaReadAtRun: payload.readAtRun, credential });
+    found.push({ step, ...first, head: head[0]!, sha: payload.sha, number: payload.number, pinned: payload.sha !== null && (!payload.readAtRun || approvalRaceClosedBefore(step) !== null), shaReadAtRun: payload.readAtRun, credential });
     if (found.length >= 20) break;
   }
   return found;

@@ -199,7 +199,14 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
         if (reach.level === 'approval' && dispatch.pinned) approvedDispatch ??= `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with ${sentWords(dispatch)}, but ${whoText(reach)} and the payload carries the approved commit (\`${dispatch.target}\`'s CI, which this scan cannot see, must check out exactly that SHA)`;
         continue;
       }
-      armed = { severity: 'MEDIUM', text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with ${sentWords(dispatch)}, whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'], rule: 'untrusted-checkout' };
+      // Behind an approval, the race that keeps it MEDIUM: the head read when the job runs, or resolved by that CI.
+      const race =
+        reach.level !== 'approval' || dispatch.pinned
+          ? ''
+          : dispatch.shaReadAtRun && dispatch.sha !== null
+            ? ", but the commit sent is the head as this job reads it, so commits pushed between the maintainer's act and that read are sent"
+            : ', but that CI resolves the head when it runs, so commits pushed after the approval run there';
+      armed = { severity: 'MEDIUM', text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with ${sentWords(dispatch)}, whose CI then runs the pull request's code; ${whoText(reach)}${race}`, facts: [...reachFacts(reach), 'exec'], rule: 'untrusted-checkout' };
       break;
     }
   }

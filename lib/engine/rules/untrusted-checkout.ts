@@ -186,14 +186,22 @@ export default defineWorkflowRule({
         // The payload carries the head commit (the event's, or `.head.sha` read when the job runs): that CI is told
         // to run what the approval let through, the approved-commit row of the policy.
         const race = dispatch.shaReadAtRun
-          ? 'a commit pushed just before the approval, or between it and the step that reads the head, is the one sent: the race of any approval'
+          ? 'a commit pushed just before the approval is the one sent: the race of any approval'
           : 'a commit pushed just before the approval is the one the event names and is sent: the race of any approval';
+        // The head read when the job runs (`.head.sha` from the API) is the pull request as it is then: the same
+        // reading as a checkout of that SHA in this job (the approval row with the race, MEDIUM with holdings).
+        const readAfter =
+          dispatch.shaReadAtRun && !dispatch.pinned
+            ? `; the commit sent is the head as it is when this job reads it, not when the approval was given, so commits pushed between the maintainer's act and that read are the ones sent and run there${dated === null ? '' : `; ${dated}`} (have the approval name the commit it approves and fail unless the head is that commit, or fail when the head repository's \`pushed_at\` is later than the approval)`
+            : null;
         const approvalText =
           reach.level !== 'approval'
             ? ''
-            : !dispatch.pinned
-              ? `; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there${dated === null ? '' : `; ${dated}`} (send \`github.event.pull_request.head.sha\` and have that CI check out exactly that commit)`
-              : `; the payload carries the commit the approval let through, so commits pushed after it run there only if \`${dispatch.target}\`'s CI checks out something else (its branch, or \`refs/pull/<number>/head\`${dispatch.number === null ? '' : ' from the number it is also sent'}); this scan cannot see that CI: it must check out exactly that SHA; ${race}`;
+            : readAfter !== null
+              ? readAfter
+              : !dispatch.pinned
+                ? `; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there${dated === null ? '' : `; ${dated}`} (send \`github.event.pull_request.head.sha\` and have that CI check out exactly that commit)`
+                : `; the payload carries the commit the approval let through, so commits pushed after it run there only if \`${dispatch.target}\`'s CI checks out something else (its branch, or \`refs/pull/<number>/head\`${dispatch.number === null ? '' : ' from the number it is also sent'}); this scan cannot see that CI: it must check out exactly that SHA; ${race}`;
         // What the other repository's workflow does with the head is not in this scan: the claim that it checks
         // it out and runs it is what the dispatch is for, but unseen, so never above MEDIUM.
         const claimed = severityOf(claim);

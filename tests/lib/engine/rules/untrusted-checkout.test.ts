@@ -322,16 +322,21 @@ ${options.lookup ?? `      - id: pr
 `;
     const either = "${{ github.event_name == 'pull_request_target' && github.event.pull_request.head.sha || steps.pr.outputs.head_sha }}";
     // The commit, through `env:` and an `a && b || c` over the event's head SHA and a step output read from `.head.sha`.
+    // On a comment, the SHA is read from the API when the job runs: the head as it is then (MEDIUM, the race named).
     const sent = scanWith(RULE, workflow({ sha: either }));
-    expect(sent.map((f) => f.severity)).toEqual(['LOW']);
+    expect(sent.map((f) => f.severity)).toEqual(['MEDIUM']);
     const text = sent[0]?.description ?? '';
     expect(text).toContain("with the pull request's head commit `$PR_SHA` (`github.event.pull_request.head.sha` or `steps.pr.outputs.head_sha`, which step `PR details` reads from the pull request's `.head.sha`) and its number `$PR_NUMBER` (`github.event.pull_request.number` or `github.event.issue.number`)");
     expect(text).toContain('a maintainer approves each run first');
-    expect(text).toContain("this scan cannot see that CI: it must check out exactly that SHA");
-    expect(text).toContain('the race of any approval');
+    expect(text).toContain('the commit sent is the head as it is when this job reads it, not when the approval was given');
     expect(text).not.toContain('the head is resolved when that CI runs');
-    expect(scanWith('dangerous-trigger', workflow({ sha: either })).map((f) => f.severity)).toEqual(['LOW']);
-    expect(scanWith('dangerous-trigger', workflow({ sha: either }))[0]?.description).toContain('and the payload carries the approved commit');
+    // The event's own head SHA alone is the approved commit: LOW, the other CI told to check out exactly that SHA.
+    const own = scanWith(RULE, workflow({ sha: '${{ github.event.pull_request.head.sha }}' }).replace("github.event_name == 'issue_comment' && ", "false && "));
+    expect(own.map((f) => f.severity)).toEqual(['LOW']);
+    expect(own[0]?.description).toContain('this scan cannot see that CI: it must check out exactly that SHA');
+    expect(own[0]?.description).toContain('the race of any approval');
+    expect(scanWith('dangerous-trigger', workflow({ sha: '${{ github.event.pull_request.head.sha }}' })).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith('dangerous-trigger', workflow({ sha: '${{ github.event.pull_request.head.sha }}' }))[0]?.description).toContain('and the payload carries the approved commit');
     // A github-script lookup that sets the output from `.head.sha` counts the same.
     const script = `      - id: pr
         uses: actions/github-script@v7
@@ -339,7 +344,9 @@ ${options.lookup ?? `      - id: pr
           script: |
             const { data } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });
             core.setOutput('head_sha', data.head.sha);`;
-    expect(scanWith(RULE, workflow({ sha: either, lookup: script })).map((f) => f.severity)).toEqual(['LOW']);
+    const scripted = scanWith(RULE, workflow({ sha: either, lookup: script }));
+    expect(scripted.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scripted[0]?.description).toContain('the commit sent is the head as it is when this job reads it');
     // Only the number (the SHA variable holds the branch): that CI resolves the head when it runs. MEDIUM, the race named.
     const branch = "${{ github.event.pull_request.head.ref || steps.pr.outputs.head_ref }}";
     const number = scanWith(RULE, workflow({ sha: branch }));
@@ -361,9 +368,14 @@ ${options.lookup ?? `      - id: pr
           event-type: pr-test
           client-payload: '{"sha": "\${{ ${payload} }}", "number": "\${{ github.event.issue.number }}"}'
 `);
-    expect(scanWith(RULE, action('env.PR_SHA')).map((f) => f.severity)).toEqual(['LOW']);
-    expect(scanWith(RULE, action('steps.pr.outputs.head_sha')).map((f) => f.severity)).toEqual(['LOW']);
-    expect(scanWith(RULE, action('steps.pr.outputs.head_ref')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    for (const payload of ['env.PR_SHA', 'steps.pr.outputs.head_sha']) {
+      const read = scanWith(RULE, action(payload));
+      expect(read.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(read[0]?.description).toContain('the commit sent is the head as it is when this job reads it');
+    }
+    const ref = scanWith(RULE, action('steps.pr.outputs.head_ref'));
+    expect(ref.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(ref[0]?.description).toContain('the head is resolved when that CI runs');
     // Anyone can comment (no member check): the commit sent lowers nothing.
     const open = scanWith(RULE, workflow({ gate: false, sha: either }));
     expect(open.map((f) => f.severity)).toEqual(['MEDIUM']);
@@ -442,21 +454,39 @@ ${options.check ?? `            if (isMember) {
               inputs: ${options.inputs ?? "{ prNumber: '' + prData.num, branchName: prData.branchName, repo: prData.repo, commit: prData.commit }"}
             })
 `;
-    // The commit, read when the job runs, behind the membership check: LOW, the race named.
+    // The commit, read when the job runs, behind the membership check: the head as it is then, not as it was
+    // approved (commits pushed between the comment and the read are sent): MEDIUM, as a checkout of that SHA in
+    // this job is.
     const sent = scanWith(RULE, workflow());
-    expect(sent.map((f) => f.severity)).toEqual(['LOW']);
+    expect(sent.map((f) => f.severity)).toEqual(['MEDIUM']);
     const text = sent[0]?.description ?? '';
     expect(text).toContain('dispatches `acme/other-ci` (actions/github-script)');
     expect(text).toContain("with the pull request's head commit `steps.get-pr-data.outputs.result` (its `commit`), which step `get-pr-data` reads from the pull request's `.head.sha`");
     expect(text).toContain('a maintainer approves each run first');
-    expect(text).toContain('it must check out exactly that SHA');
-    expect(text).toContain('or between it and the step that reads the head, is the one sent: the race of any approval');
+    expect(text).toContain("the commit sent is the head as it is when this job reads it, not when the approval was given, so commits pushed between the maintainer's act and that read are the ones sent");
+    // A step before the read that fails unless the head is the commit the comment names closes the race: LOW,
+    // the approved commit sent, the race of any approval named.
+    const closed = scanWith(RULE, workflow().replace('      - uses: actions/github-script@v7\n        id: get-pr-data', `      - uses: actions/github-script@v7
+        with:
+          script: |
+            const sha = context.payload.comment.body.match(/sha=([0-9a-f]{40})/)[1]
+            const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number })
+            if (pr.head.sha !== sha) throw new Error('the head moved since the approval')
+      - uses: actions/github-script@v7
+        id: get-pr-data`));
+    expect(closed.map((f) => f.severity)).toEqual(['LOW']);
+    expect(closed[0]?.description).toContain('it must check out exactly that SHA');
+    expect(closed[0]?.description).toContain('a commit pushed just before the approval is the one sent: the race of any approval');
     // The owner is written as such when the scan does not know it.
     const unnamed = scanWith(RULE, workflow().replace("github.repository == 'acme/core' && ", ''));
     expect(unnamed[0]?.description).toContain('dispatches `<owner>/other-ci`');
     // A returned SHA itself, or a shorthand field assigned from it, counts the same.
-    expect(scanWith(RULE, workflow({ returned: 'pr.head.sha', inputs: '{ commit: prData }' })).map((f) => f.severity)).toEqual(['LOW']);
-    expect(scanWith(RULE, workflow({ returned: "{ num: context.issue.number, commit }\n            const commit = pr.head.sha" })).map((f) => f.severity)).toEqual(['LOW']);
+    const itself = scanWith(RULE, workflow({ returned: 'pr.head.sha', inputs: '{ commit: prData }' }));
+    expect(itself.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(itself[0]?.description).toContain('the commit sent is the head as it is when this job reads it');
+    const shorthand = scanWith(RULE, workflow({ returned: "{ num: context.issue.number, commit }\n            const commit = pr.head.sha" }));
+    expect(shorthand.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(shorthand[0]?.description).toContain('the commit sent is the head as it is when this job reads it');
     // Only the branch: that CI resolves the head when it runs. MEDIUM, the race named.
     const branch = scanWith(RULE, workflow({ returned: '{ num: context.issue.number, branchName: pr.head.ref }', inputs: "{ prNumber: '' + prData.num, branchName: prData.branchName }" }));
     expect(branch.map((f) => f.severity)).toEqual(['MEDIUM']);
@@ -469,15 +499,20 @@ ${options.check ?? `            if (isMember) {
     expect(open[0]?.description).toContain('anyone with a GitHub account can start it');
     // The API answers a non-member with an error: a `catch` that fails the step is the deny path; one that returns is not.
     const caught = (handler: string) => workflow({ check: '' }).replace('} catch (e) {}', `} catch (e) { ${handler} }`);
-    expect(scanWith(RULE, caught("throw new Error('not a member')")).map((f) => f.severity)).toEqual(['LOW']);
-    expect(scanWith(RULE, caught("core.setFailed('not a member')")).map((f) => f.severity)).toEqual(['LOW']);
-    expect(scanWith(RULE, caught("core.info('not a member'); return")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    for (const handler of ["throw new Error('not a member')", "core.setFailed('not a member')"]) {
+      const gated = scanWith(RULE, caught(handler));
+      expect(gated.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(gated[0]?.description).toContain('a maintainer approves each run first');
+    }
+    const returned = scanWith(RULE, caught("core.info('not a member'); return"));
+    expect(returned.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(returned[0]?.description).toContain('anyone with a GitHub account can start it');
     // dangerous-trigger reads the same dispatch where the workflow also runs on `pull_request_target`.
     const both = workflow({ triggers: '  pull_request_target:\n    types: [opened]\n' });
     const trigger = scanWith('dangerous-trigger', both);
-    expect(trigger.map((f) => f.severity)).toEqual(['LOW']);
+    expect(trigger.map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(trigger[0]?.description).toContain("dispatches `acme/other-ci` with the pull request's head commit `steps.get-pr-data.outputs.result` (its `commit`)");
-    expect(trigger[0]?.description).toContain('and the payload carries the approved commit');
+    expect(trigger[0]?.description).toContain("a maintainer approves each run first (`permission check in step `1``), but the commit sent is the head as this job reads it, so commits pushed between the maintainer's act and that read are sent");
     const openBoth = workflow({ triggers: '  pull_request_target:\n    types: [opened]\n', check: '            if (!isMember) { return }' });
     expect(scanWith('dangerous-trigger', openBoth).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
