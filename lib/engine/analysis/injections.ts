@@ -162,10 +162,12 @@ function assessAt(step: Step, callers: readonly Step[], taint: Taint, runs: RunM
       taint.controller === 'external-after-merge'
         ? { level: 'approval', event: 'push', gates: ['a maintainer merges the commits first'], forkPullRequest: false, unvouched: true }
         : runs.valueReach(caller, events, covers);
-    const claim = jobClaim(run, reach, true, reach.unvouched);
+    // On a fork's run, the machine counts only when forks' pull requests do not already run their code there.
+    const claim = { ...jobClaim(run, reach, true, reach.unvouched), forkHolds: run.forkAddedValuables };
     const severity = milder(severityOf(claim), ceiling);
     const where = caller === step ? '' : ` (run by ${describeStep(caller)}, line ${caller.owner.file.position(caller.node.start).line})`;
-    const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach)}`;
+    const opened = run.forkAddedValuables.length < run.forkValuables.length ? run.holdings.runnerOpenToForks : undefined;
+    const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach, opened)}`;
     const facts = [
       'exec',
       ...reachFacts(reach),
@@ -226,11 +228,14 @@ function valueWho(reach: ValueReach, taint: Taint): string {
   return whoText(reach);
 }
 
-function holdsText(claim: Claim, reach: ValueReach): string {
+function holdsText(claim: Claim, reach: ValueReach, opened?: string): string {
   const trusted = reach.level === 'trusted-author' || reach.level === 'collaborator' || (reach.level === 'approval' && !reach.unvouched);
   if (trusted && reach.forkPullRequest) {
     const machine = claim.forkHolds ?? [];
-    return machine.length > 0 ? `but the job runs on ${machine.join(', ')}, which a fork's run reaches too` : 'the fork\'s run holds nothing worth taking';
+    if (machine.length > 0) return `but the job runs on ${machine.join(', ')}, which a fork's run reaches too`;
+    // The self-hosted machine a fork's pull request already runs its own code on: this value adds no way onto it.
+    if (opened !== undefined) return `the job runs on a self-hosted runner, but ${opened}, so this value adds no way onto the machine that a fork's pull request lacks: the \`self-hosted-runner\` finding about that job is the one to fix`;
+    return 'the fork\'s run holds nothing worth taking';
   }
   return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : (claim.nothingHeld ?? 'the job holds no write scope, secret or OIDC token');
 }

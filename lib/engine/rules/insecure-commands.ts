@@ -40,8 +40,9 @@ export default defineWorkflowRule({
           ? { severity: 'HIGH', why: `anyone with a GitHub account can start it through \`${privileged}\` and get their text printed; ${held}` }
           : { severity: 'MEDIUM', why: `anyone with a GitHub account can start it through \`${privileged}\`, but ${held}` };
       }
-      if (triggers.includes('pull_request') && run.forkValuables.length > 0) {
-        return { severity: 'HIGH', why: `a fork's \`pull_request\` run reaches it, and the job holds ${run.forkValuables.join(', ')}` };
+      // The machine counts only when forks' pull requests do not already run their own code on it.
+      if (triggers.includes('pull_request') && run.forkAddedValuables.length > 0) {
+        return { severity: 'HIGH', why: `a fork's \`pull_request\` run reaches it, and the job holds ${run.forkAddedValuables.join(', ')}` };
       }
       const others = triggers.filter((t) => t !== 'pull_request');
       if (others.length > 0 && run.valuables.length > 0) {
@@ -49,9 +50,11 @@ export default defineWorkflowRule({
       }
       return {
         severity: 'LOW',
-        why: triggers.includes('pull_request')
-          ? "a fork's `pull_request` run already runs the fork's code with a read-only token and no secrets"
-          : `only collaborators start it, and ${held}`,
+        why: !triggers.includes('pull_request')
+          ? `only collaborators start it, and ${held}`
+          : run.forkAddedValuables.length < run.forkValuables.length
+            ? `a fork's \`pull_request\` run reaches it on a self-hosted runner, but ${run.holdings.runnerOpenToForks ?? ''}, so the text it prints adds no way onto the machine that a fork's pull request lacks`
+            : "a fork's `pull_request` run already runs the fork's code with a read-only token and no secrets",
       };
     };
     const worst = (jobs: readonly Job[]): { severity: Severity; why: string } | null => {

@@ -437,6 +437,9 @@ function writesWithJobToken(file: SourceFile, step: Step): boolean {
   return namedSecrets(file, [step.with, step.env]).length === 0 && !valueSecrets(step, step.with).some(isStoredSecretName);
 }
 
+/** The self-hosted machine among a job's `valuables`, in those words. */
+export const SELF_HOSTED_VALUABLE = 'a self-hosted runner';
+
 /** Whether a default token may write: what the settings snapshot says, or null when it is not known. */
 export type DefaultToken = 'read' | 'write' | null;
 
@@ -447,7 +450,7 @@ export type DefaultToken = 'read' | 'write' | null;
  */
 export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPullRequest = false): string[] {
   const found: string[] = [];
-  if (holdings.selfHosted === 'definite' && (forkPullRequest || holdings.runnerOpenToForks === undefined)) found.push('a self-hosted runner');
+  if (holdings.selfHosted === 'definite' && (forkPullRequest || holdings.runnerOpenToForks === undefined)) found.push(SELF_HOSTED_VALUABLE);
   if (forkPullRequest) return found;
   const token = holdings.token;
   const called = holdings.calledWith;

@@ -13,7 +13,7 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, legCount, legIndexes, legSystems, occasionIndexes, overlap, valueRunSet, type Occasion, type RunSet } from './conditions.js';
 import { activatedVenv, stepExecutions, stepVenvs, type ContainerBuild, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
-import { calledToken, holdsNothing, jobHoldings, nothingHeldText, secretsApartFrom, splitSecrets, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
+import { calledToken, holdsNothing, jobHoldings, nothingHeldText, secretsApartFrom, splitSecrets, nothingItselfWords, openRunnerNote, runnerKind, SELF_HOSTED_VALUABLE, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, conditionAtCaller, restoresFrom, sameFamily, savesToDefaultScope, switchAtCaller, switchCaches, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -88,6 +88,13 @@ export interface JobRun {
   valuables: readonly string[];
   /** What a fork's read-only `pull_request` run of the job holds (the machine, if self-hosted). */
   forkValuables: readonly string[];
+  /**
+   * `forkValuables` less what a fork's pull request already gets with its own code: the self-hosted machine when
+   * this repository already runs forks' pull request code there with no approval (`holdings.runnerOpenToForks`,
+   * the job itself included). What another way onto a fork's run (an injected value, a command the log can run)
+   * adds; the way that opens the machine is still reported on its own (self-hosted-runner, untrusted-checkout).
+   */
+  forkAddedValuables: readonly string[];
   /** The sentence for a job whose `valuables` are empty (it names write scopes that are not worth taking). */
   nothingHeld: string;
   /** Checkouts, downloads and clones, in step order. */
@@ -1036,6 +1043,11 @@ class LazyJobRun implements JobRun {
 
   get forkValuables(): readonly string[] {
     return (this.#forkValuables ??= valuables(this.holdings, this.#model.defaultToken, true));
+  }
+
+  get forkAddedValuables(): readonly string[] {
+    const all = this.forkValuables;
+    return this.holdings.runnerOpenToForks === undefined ? all : all.filter((v) => v !== SELF_HOSTED_VALUABLE);
   }
 
   get nothingHeld(): string {

@@ -58,6 +58,22 @@ describe(RULE, () => {
     expect(rated('issue_comment', '{ issues: write }')).toMatch(/^MEDIUM: anyone with a GitHub account can start it through `issue_comment`, but the job holds only `issues: write`/);
     expect(rated('pull_request', '{ contents: read }')).toMatch(/^LOW: a fork's `pull_request` run already runs the fork's code/);
     expect(rated('pull_request', '{ contents: read }', '[self-hosted, gpu]')).toMatch(/^HIGH: a fork's `pull_request` run reaches it, and the job holds a self-hosted runner/);
+    // The machine is no holding when a job on the same runners already runs a fork's checkout with no approval.
+    const opened = scanWith(RULE, yaml`
+      on: pull_request
+      permissions: { contents: read }
+      jobs:
+        build:
+          runs-on: [self-hosted, gpu]
+          env:
+            ACTIONS_ALLOW_UNSECURE_COMMANDS: true
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+            - run: echo "\${{ github.event.comment.body }}" | ./triage
+    `);
+    expect(opened.map((f) => f.severity)).toEqual(['LOW']);
+    expect(opened[0]?.description).toContain("LOW: a fork's `pull_request` run reaches it on a self-hosted runner, but the same self-hosted runners already run forks' pull requests with no approval in this job itself");
     expect(rated('push', '{}')).toMatch(/^LOW: only collaborators start it/);
   });
 

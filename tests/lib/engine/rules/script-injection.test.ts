@@ -221,6 +221,47 @@ describe(RULE, () => {
     expect(machine[0]?.description).toContain('the job runs on a self-hosted runner, which a fork\'s run reaches too');
   });
 
+  it("does not count a self-hosted machine that forks' pull requests already run their own code on", () => {
+    // A fork's `pull_request` run that builds its own checkout on the machine: the branch name expanded into a
+    // script there adds no way onto the machine (the self-hosted-runner finding is the one to fix).
+    const workflow = (build: string, runner = '[self-hosted, gpu]', other = '') => yaml`
+      on: pull_request
+      permissions: { contents: read }
+      jobs:
+        test:
+          runs-on: ${runner}
+          env:
+            REPORT_DIR: /data/reports/\${{ github.head_ref }}
+          steps:
+            - uses: actions/checkout@v4
+${build}
+            - run: mkdir -p \${{ env.REPORT_DIR }}
+${other}
+    `;
+    const built = scanWith(RULE, workflow('            - run: pip install -e . && pytest'));
+    expect(built.map((f) => f.severity)).toEqual(['LOW']);
+    expect(built[0]?.description).toContain("the job runs on a self-hosted runner, but the same self-hosted runners already run forks' pull requests with no approval in this job itself, so this value adds no way onto the machine that a fork's pull request lacks");
+    // Another job on the same runners that builds the fork's checkout opens the machine too.
+    const elsewhere = scanWith(RULE, workflow('', '[self-hosted, gpu]', `        build:
+          runs-on: [self-hosted, gpu]
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test`));
+    expect(elsewhere.map((f) => f.severity)).toEqual(['LOW']);
+    expect(elsewhere[0]?.description).toContain('already run forks\' pull requests with no approval in job `build` of this workflow');
+    // Negative: nothing of the fork's checkout runs, so the injection is the way onto the machine: HIGH.
+    const only = scanWith(RULE, workflow(''));
+    expect(only.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(only[0]?.description).toContain("the job runs on a self-hosted runner, which a fork's run reaches too");
+    // Negative: a build job on other runners (a label this job's runners need not carry) opens none of these.
+    const apart = scanWith(RULE, workflow('', '[self-hosted, gpu]', `        build:
+          runs-on: [self-hosted, cpu]
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test`));
+    expect(apart.map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('resolves the inputs of local composite actions through their callers', () => {
     const action = yaml`
       name: greet
