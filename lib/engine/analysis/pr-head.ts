@@ -312,6 +312,24 @@ function withoutBaseOnlyViews(text: string): string {
   return text.replace(GH_PR_VIEW_JSON, (match, fields: string) => (fields.split(',').some((f) => HEAD_FIELD.test(f.trim())) ? match : ''));
 }
 
+/** A field a `jq` filter selects from a looked-up pull request's JSON (`jq -r '.baseRefName'`, `--jq '.state'`). */
+const JQ_FIELD = /(?:\bjq\s+(?:-[A-Za-z]+\s+)*|--jq[=\s]+)["']?\.([A-Za-z_]\w*)/g;
+
+/**
+ * True when the lines that feed a value select fields of the pull request's JSON with `jq`, and none of them names
+ * the head's code (`BASE_BRANCH=$(echo "$PR_JSON" | jq -r '.baseRefName')` after a `gh pr view --json
+ * state,mergeCommit,baseRefName`): the value is that field (the base branch, a state), not the head, whatever else
+ * the lookup asked for.
+ */
+function selectsOnlyBaseFields(text: string): boolean {
+  let any = false;
+  for (const m of text.matchAll(JQ_FIELD)) {
+    any = true;
+    if (HEAD_FIELD.test(m[1] ?? '')) return false;
+  }
+  return any;
+}
+
 /** A script that lists a pull request's commits. */
 const PR_COMMITS = /\bpulls\.listCommits\b|\/pulls\/[^\s'"`]*\/commits\b/;
 /** A commit's SHA in an output value (`commit.sha`, `commits[n - 1].sha`). */
@@ -357,7 +375,7 @@ function fromProducerScript(producer: Step, text: string, ranges: readonly (read
   // The script's own text looks a pull request up; a `${{ github.event.pull_request.head.sha }}` it writes is the
   // event's value, read below through its expression (the commit the event names, not one read when the job runs).
   const own = text.includes('${{') ? text.replace(/\$\{\{[^}]{0,400}\}\}/g, '') : text;
-  if (PR_LOOKUP.test(withoutBaseOnlyViews(own))) return `${lookupText(branchOnlyLookup(own))} by step ${label}`;
+  if (PR_LOOKUP.test(withoutBaseOnlyViews(own)) && !selectsOnlyBaseFields(own)) return `${lookupText(branchOnlyLookup(own))} by step ${label}`;
   if (readsDownload) return `artifact content read by step ${label}`;
   // `sha=$(git rev-parse HEAD)` after a checkout of the pull request's code, in the same directory: the commit that
   // checkout holds, which is the pull request's, whatever the output is called.

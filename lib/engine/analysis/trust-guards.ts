@@ -600,6 +600,38 @@ function substringListLookup(script: string): string | null {
   return (grep[1] ?? '').slice(0, 120);
 }
 
+/** The login of the pull request's or issue's author, as a workflow or script writes it. */
+const AUTHOR_LOGIN = /\b(?:pull_request|issue|pr|pull|pullRequest)\.user\.login\b|\bpull_request\.author\.login\b/;
+/** A test of equality in a shell (`[ "$a" = "$b" ]`, `[[ $a == $b ]]`) or a script (`a === b`, `a == b`). */
+const EQUALITY = /(?:^|[^!=<>])(?:===?|\s=\s)(?!=)/;
+
+/**
+ * The test, in words, by which a permission-checking script lets the pull request's (or issue's) own author through,
+ * or null: an equality between the actor and the author's login whose branch allows (`if [ "$ACTOR" = "$PR_AUTHOR" ];
+ * then authorized=true`), the author read inline (`pr.user.login`) or through a variable the step's `env:` sets from
+ * it (`PR_AUTHOR: ${{ github.event.pull_request.user.login }}`). Anyone can open a pull request and comment on it, so
+ * such a check approves nothing of that pull request's code: its author passes it.
+ */
+function authorAllowed(step: Step, script: string): string | null {
+  const names: string[] = [];
+  for (const pair of step.env?.pairs ?? []) {
+    const value = pair.value?.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value : '';
+    if (AUTHOR_LOGIN.test(value)) names.push(keyText(pair.key).replace(/[^\w]/g, ''));
+  }
+  const author = names.length === 0 ? AUTHOR_LOGIN : new RegExp(`${AUTHOR_LOGIN.source}|\\$\\{?(?:${names.join('|')})\\b|\\benv\\.(?:${names.join('|')})\\b`);
+  const lines = script.split('\n');
+  for (let i = 0; i < lines.length && i < 400; i++) {
+    const line = lines[i] as string;
+    if (!/\bif\b|\[\s|\[\[/.test(line) || !EQUALITY.test(line) || !author.test(line)) continue;
+    // The branch the test opens: up to the next `else`, `elif`, `fi` or closing brace, a few lines at most.
+    const rest = [line.replace(/^.*?\bthen\b|^.*?\{/, ''), ...lines.slice(i + 1, i + 5)];
+    const end = rest.findIndex((l, k) => k > 0 && /^\s*(?:else\b|elif\b|fi\b|\}|case\b)/.test(l));
+    const body = rest.slice(0, end === -1 ? rest.length : end).join('\n');
+    if (!FAILS.test(body) && /\btrue\b|authori[sz]ed|allowed|approved/i.test(body)) return line.trim().slice(0, 100);
+  }
+  return null;
+}
+
 /**
  * The steps of a job before step `before` that check the actor's permission but stand in the way of no later
  * step, with why: a script whose deny path ends only its own step (`quietPermissionChecks`), or a permission
@@ -614,6 +646,8 @@ export function openPermissionChecks(job: Job, before: number): { step: Step; wh
     all = job.steps.flatMap((s) => {
       if (quiet.has(s)) return [{ step: s, why: 'its deny path only ends that step (it returns or exits 0 without failing it)' }];
       const script = scriptOf(s);
+      const author = script === null || permissionCheckAt(script) === -1 ? null : authorAllowed(s, script);
+      if (author !== null) return [{ step: s, why: `it also lets the pull request's own author through (\`${author}\`), and anyone can open a pull request and comment on it` }];
       const lookup = script === null ? null : substringListLookup(withCheckEnv(s, script));
       if (lookup !== null) return [{ step: s, why: `it looks the login up in the list of collaborators with \`${lookup}\`, an unanchored match that also passes any login that is part of a listed one, which anyone can register` }];
       const why = actionGatesOnlyItself(s);
@@ -677,8 +711,10 @@ function failingChecks(job: Job): FailingCheck[] {
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
     const producers = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].flatMap((m) => job.steps.filter((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
     const checked = producers.length > 0;
-    const own = permissionCheckAt(script) !== -1 && failsOnPermission(script) && substringListLookup(script) === null;
-    if (own || checked) {
+    const own = permissionCheckAt(script) !== -1 && failsOnPermission(script) && substringListLookup(script) === null && authorAllowed(s, own0) === null;
+    // A check that lets the pull request's author through approves nothing of their code (`authorAllowed`).
+    const authorPasses = producers.some((p) => permissionAction(p) === null && authorAllowed(p, scriptOf(p) ?? '') !== null);
+    if ((own || checked) && !(checked && !own && authorPasses)) {
       const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
       found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
     }

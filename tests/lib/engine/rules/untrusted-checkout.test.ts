@@ -716,6 +716,61 @@ ${body.split('\n').map((l) => `          ${l}`).join('\n')}`;
     expect(severity(script(`${read}\nif (!context.payload.comment.body.includes('/patch')) return;\nif (data.permission !== 'admin') core.setFailed('not allowed');`))).toEqual(['MEDIUM']);
   });
 
+  it("a permission check that also lets the pull request's author through approves nothing of their code", () => {
+    const workflow = (env: string, body: string) => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  e2e:
+    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/e2e')
+    runs-on: ubuntu-latest
+    steps:
+      - id: auth
+        env:
+          GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+          ACTOR: \${{ github.event.comment.user.login }}
+${env}
+        run: |
+${body.split('\n').map((l) => `          ${l}`).join('\n')}
+      - if: steps.auth.outputs.authorized == 'false'
+        run: exit 1
+      - uses: actions/checkout@v4
+        with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: python3 scripts/select_tests.py
+        env:
+          TOKEN: \${{ secrets.BOT_TOKEN }}
+`;
+    const role = `ROLE=$(gh api "repos/$GITHUB_REPOSITORY/collaborators/$ACTOR/permission" --jq '.role_name')
+case "$ROLE" in
+  write|maintain|admin) echo "authorized=true" >> "$GITHUB_OUTPUT" ;;
+  *) echo "authorized=false" >> "$GITHUB_OUTPUT" ;;
+esac`;
+    const authorFirst = (test: string) => `if ${test}; then
+  echo "the author, authorized"
+  echo "authorized=true" >> "$GITHUB_OUTPUT"
+else
+${role.split('\n').map((l) => `  ${l}`).join('\n')}
+fi`;
+    const author = '          PR_AUTHOR: ${{ github.event.issue.user.login }}';
+    // The author passes: anyone can open a pull request and comment /e2e on it. HIGH, the check named as open.
+    const open = scanWith(RULE, workflow(author, authorFirst('[ "$ACTOR" = "$PR_AUTHOR" ]')));
+    expect(open.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(open[0]?.description).toContain('anyone with a GitHub account');
+    expect(open[0]?.description).toContain("it also lets the pull request's own author through (`if [ \"$ACTOR\" = \"$PR_AUTHOR\" ]; then`)");
+    // Negative: the role check alone is a maintainer's approval (MEDIUM: the branch can move after it).
+    const gated = scanWith(RULE, workflow(author, role));
+    expect(gated.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(gated[0]?.description).toContain('a maintainer approves each run first');
+    // Negative: a test that fails the author (no approving your own pull request) lets nobody extra in.
+    const selfApproval = `if [ "$ACTOR" = "$PR_AUTHOR" ]; then
+  echo "authorized=false" >> "$GITHUB_OUTPUT"
+  exit 1
+fi
+${role}`;
+    expect(scanWith(RULE, workflow(author, selfApproval)).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
@@ -2845,5 +2900,11 @@ describe(`${RULE}: what a gh pr view lookup names`, () => {
 
   it("negative: a lookup that asks for the head's commit is the pull request's code", () => {
     expect(scanWith(RULE, workflow('number,headRefOid', '.headRefOid')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('a value jq selects from a field of the base (or the state) is not the head, whatever else the lookup asked for', () => {
+    expect(scanWith(RULE, workflow('state,mergeCommit,baseRefName', '.baseRefName'))).toEqual([]);
+    // Negative: the same lookup, the value selected from the merge commit or the head.
+    expect(scanWith(RULE, workflow('state,mergeCommit,baseRefName', '.mergeCommit.oid')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
