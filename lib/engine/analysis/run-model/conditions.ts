@@ -268,6 +268,8 @@ interface Env {
   os: string | null;
   /** What `needs.<job>.outputs.<name>` may be on the occasion (`neededOutputs`); absent: unknown. */
   needs?: NeededOutputs;
+  /** What `inputs.<name>` is for one caller of a reusable workflow (`callerRuns`); absent: unknown. */
+  inputs?: (name: string) => Value;
 }
 
 /** What a job's `needs.<job>.outputs.<name>` may be on an occasion (`path` as `contextPath` gives it). */
@@ -637,6 +639,7 @@ function contextValue(path: readonly string[], env: Env): Value {
   if (head === 'matrix') return env.leg === null || a === undefined ? UNKNOWN : nodeValue(env.leg.get(a), path.slice(2));
   if (head === 'runner' && a === 'os' && path.length === 2) return env.os === null ? UNKNOWN : { k: 'str', v: env.os };
   if (head === 'needs') return env.needs === undefined ? UNKNOWN : env.needs(path, occasion);
+  if (head === 'inputs') return env.inputs === undefined || a === undefined || path.length !== 2 ? UNKNOWN : env.inputs(a);
   if (head !== 'github') return UNKNOWN;
   const event = occasion.event;
   if (a === 'event_name' && path.length === 2) return event === null ? UNKNOWN : { k: 'str', v: event };
@@ -1345,6 +1348,48 @@ export function intersect(a: RunSet, b: RunSet): RunSet {
 /** The occasions (as `Occasion`s) of a run set on which some leg can run. */
 export function occasionsOfSet(set: RunSet): Occasion[] {
   return occasionIndexes(set).map((o) => set.occasions[o] as Occasion);
+}
+
+/** The occasion of a reusable workflow's run as its caller starts it, with nothing known of the event. */
+const CALLED: Occasion = { event: null, action: null, ref: null, fork: null };
+
+/**
+ * False when a job of a reusable workflow (or a step of it) never runs for one local caller: its `if:` cannot hold
+ * with `inputs.<name>` as that caller passes it (a literal in the calling job's `with:`) or, when it passes
+ * nothing, as the input's `default:` (GitHub's empty value of the input's type, `false`, `''` or `0`, when it has
+ * none). A value passed as an expression, and every other context, stay unknown, so only a condition that fails
+ * on the caller's fixed inputs (`if: inputs.enable-coverage` for a caller that never sets it) drops that caller.
+ */
+export function callerRuns(job: Job, step: Step | null, caller: Job): boolean {
+  const declared = get(job.workflow.triggers.find((t) => t.name === 'workflow_call')?.config, 'inputs');
+  if (!isMap(declared)) return true;
+  const inputs = (name: string): Value => {
+    const passed = isMap(caller.with) ? caller.with.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value : undefined;
+    if (passed !== undefined) return literalValue(passed);
+    const spec = declared.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value;
+    if (!isMap(spec)) return UNKNOWN;
+    const given = get(spec, 'default');
+    if (given !== undefined) return literalValue(given);
+    const type = scalarText(get(spec, 'type') as YNode) ?? '';
+    return type === 'boolean' ? { k: 'bool', v: false } : type === 'string' ? { k: 'str', v: '' } : type === 'number' ? { k: 'num', v: 0 } : UNKNOWN;
+  };
+  for (const condition of [job.if, step?.if]) {
+    if (condition === undefined) continue;
+    const parsed = conditionExpression(condition);
+    if (parsed === null || parsed.expr === null) continue;
+    if (evaluate(parsed.expr, { occasion: CALLED, leg: null, os: null, inputs }) === false) return false;
+  }
+  return true;
+}
+
+/** A literal of a `with:` value or an input's `default:` (a string holding `${{` is unknown). */
+function literalValue(node: YNode): Value {
+  if (node.kind !== 'scalar') return UNKNOWN;
+  const value = node.value;
+  if (typeof value === 'string') return value.includes('${{') ? UNKNOWN : { k: 'str', v: value };
+  if (typeof value === 'number') return { k: 'num', v: value };
+  if (typeof value === 'boolean') return { k: 'bool', v: value };
+  return NULL;
 }
 
 /** Exposed for tests: the truth of a condition on one occasion and leg. */

@@ -26,7 +26,7 @@ import { localCallers } from '../callers.js';
 export { localCallers } from '../callers.js';
 import { checksActor, environmentApproves, holdsOnAction, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
-import { COMMENT_EVENTS, occasionIndexes, type Occasion, type RunSet } from './conditions.js';
+import { callerRuns, COMMENT_EVENTS, occasionIndexes, type Occasion, type RunSet } from './conditions.js';
 import { flatMap } from '../../model/arrays.js';
 
 export type ReachLevel = 'anyone' | 'sticky-label' | 'unreviewed-environment' | 'approval' | 'trusted-author' | 'collaborator';
@@ -258,7 +258,8 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       active.add(workflow);
       try {
         for (const caller of localCallers(workflow)) {
-          if (caller.workflow === workflow) continue;
+          // A caller whose fixed inputs rule the job (or step) out never runs it (conditions.ts `callerRuns`).
+          if (caller.workflow === workflow || !callerRuns(job, step, caller)) continue;
           for (const event of only !== undefined ? [only] : callerEvents(caller.workflow, repository)) {
             const theirs = reachOf(caller, null, repository, event);
             const found = throughCaller(job, step, theirs, trustByEvent);
@@ -398,7 +399,7 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
       active.add(workflow);
       try {
         for (const caller of localCallers(workflow)) {
-          if (caller.workflow === workflow) continue;
+          if (caller.workflow === workflow || !callerRuns(job, null, caller)) continue;
           const theirs = forkReach(caller, repository);
           if (theirs === null) continue;
           // The called job's own conditions stand in the way too: the stronger of the two.
@@ -536,7 +537,7 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
       if (seen.has(workflow)) continue;
       seen.add(workflow);
       for (const caller of localCallers(workflow)) {
-        if (caller.workflow !== workflow) better(calledValueReach(job, step, valueReachOf(caller, null, repository, events, covers, seen), covers, trustByEvent));
+        if (caller.workflow !== workflow && callerRuns(job, step, caller)) better(calledValueReach(job, step, valueReachOf(caller, null, repository, events, covers, seen), covers, trustByEvent));
       }
       seen.delete(workflow);
       continue;

@@ -771,6 +771,69 @@ ${role}`;
     expect(scanWith(RULE, workflow(author, selfApproval)).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
+  it("does not follow a caller into a reusable workflow's job that its fixed inputs rule out", () => {
+    // The called job uploads coverage with a stored secret after checking out the ref it is given; it runs only when
+    // `enable-coverage` is set, which only the scheduled caller does. The comment caller passes the pull request's head.
+    const called = `on:
+  workflow_call:
+    inputs:
+      ref: { type: string, required: true }
+      enable-coverage: { type: boolean, required: false, default: false }
+jobs:
+  upload:
+    if: \${{ !cancelled() && inputs.enable-coverage }}
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ inputs.ref }}
+      - run: python3 tools/upload_coverage.py
+        env:
+          OBS_KEY: \${{ secrets.OBS_KEY }}
+`;
+    const comment = (extra: string) => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  pr:
+    if: github.event.issue.pull_request
+    runs-on: ubuntu-latest
+    outputs:
+      sha: \${{ steps.pr.outputs.sha }}
+    steps:
+      - id: pr
+        env:
+          GH_TOKEN: \${{ github.token }}
+        run: echo "sha=$(gh pr view \${{ github.event.issue.number }} --json headRefOid --jq .headRefOid)" >> "$GITHUB_OUTPUT"
+  tests:
+    needs: pr
+    uses: ./.github/workflows/called.yml
+    secrets: inherit
+    with:
+      ref: \${{ needs.pr.outputs.sha }}
+${extra}`;
+    const scheduled = `on:
+  schedule:
+    - cron: '0 3 * * *'
+jobs:
+  coverage:
+    uses: ./.github/workflows/called.yml
+    secrets: inherit
+    with:
+      ref: main
+      enable-coverage: true
+`;
+    const files = (extra: string) => [
+      { path: '.github/workflows/called.yml', text: called },
+      { path: '.github/workflows/comment.yml', text: comment(extra) },
+      { path: '.github/workflows/scheduled.yml', text: scheduled },
+    ];
+    expect(scanWith(RULE, files('')).filter((f) => f.severity !== 'LOW' && f.severity !== 'INFO')).toEqual([]);
+    // Negative: the comment caller turns coverage on (a literal, or an expression the scan cannot fold): it reaches the job.
+    expect(scanWith(RULE, files('      enable-coverage: true')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, files("      enable-coverage: \${{ contains(github.event.comment.body, 'coverage') }}")).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
