@@ -41,6 +41,8 @@ export function variableUses(text: string): VarUse[] {
 function modifierKind(modifier: string): VarUseKind | null {
   if (modifier === '' || /^:?[-=?]/.test(modifier)) return 'value';
   if (/^:?\+/.test(modifier)) return null;
+  // `${URL%/}`: a trailing slash (or space) removed, which leaves the value as it is unless it ends in one.
+  if (/^%%?(?:\/|\\\/|\s)$/.test(modifier)) return 'value';
   if (/^(:|##?|%%?|\/\/?|\^\^?|,,?)/.test(modifier)) return 'part';
   return 'value';
 }

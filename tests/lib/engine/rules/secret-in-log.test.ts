@@ -40,6 +40,18 @@ describe(RULE, () => {
     expect(findings.every((f) => f.description.includes('in a form GitHub does not mask'))).toBe(true);
   });
 
+  it('reads a trailing slash removed (`${URL%/}`) as the value itself, masked; a pattern that cuts the value is a piece', () => {
+    const env = 'ENDPOINT: ${{ secrets.COLLECTOR_ENDPOINT }}';
+    const trimmed = scanWith(RULE, job('url="${ENDPOINT:-http://localhost:6006}"
+url="${url%/}"
+echo "Checking ${url}"', env));
+    expect(trimmed.map((f) => f.severity)).toEqual(['LOW']);
+    expect(trimmed[0]?.description).toContain("GitHub replaces a registered secret's exact value with `***`");
+    // Negative: a prefix or a wildcard pattern removed changes the value GitHub would look for.
+    expect(scanWith(RULE, job('echo "${ENDPOINT#https://}"', env)).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, job('echo "${ENDPOINT%%/*}"', env)).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('reads a secret the workflow hands to an access key ID as that ID, whatever its name, unless it also hands it to a credential', () => {
     const workflow = (also = '') => yaml`
       on: push
