@@ -144,7 +144,9 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
       if (unarmed.length < 2) unarmed.push(`${code.text}, but ${whoText(code.reach)}${run.valuables.length === 0 ? `, and ${run.nothingHeld}` : ''}`);
       continue;
     }
-    armed = stronger(armed, { severity, text: `${code.text}; ${describeClaim(claim)}`, facts: [...reachFacts(code.reach), 'exec', ...holdingFacts(run)], rule: code.from === 'download' ? 'artifact-poisoning' : 'untrusted-checkout' });
+    // Behind a maintainer's act that approves each run, what keeps it MEDIUM: the code is taken when the job runs.
+    const race = code.race && code.reach.level === 'approval' && code.reach.approvalMoves !== true && code.reach.labelRemoved === undefined ? ', and the code is taken when the job runs, not when the approval was given, so commits pushed after it run too' : '';
+    armed = stronger(armed, { severity, text: `${code.text}; ${describeClaim(claim)}${race}`, facts: [...reachFacts(code.reach), 'exec', ...holdingFacts(run)], rule: code.from === 'download' ? 'artifact-poisoning' : 'untrusted-checkout' });
     if (armed.severity === 'HIGH') break;
   }
   // Outsider text in a script, a code input (`github-script`), a local action's script, or `$GITHUB_ENV` that a
@@ -375,10 +377,14 @@ function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
   // A reusable workflow's jobs hold what the called workflow declares: not known here.
   if (workflow.jobs.length === 0 || workflow.jobs.some((j) => j.uses !== undefined)) return "the base repository's secrets and a write token";
   const holdings = workflow.jobs.map((j) => context.runs.job(j).holdings);
-  const writes = holdings.some((h) => h.token.kind !== 'scopes' || h.token.writes.length > 0);
+  const writing = holdings.filter((h) => h.token.kind !== 'scopes' || h.token.writes.length > 0);
+  const writes = writing.length > 0;
+  // A token whose one write scope is `id-token` can mint OIDC tokens, and write nothing to the repository.
+  const oidcOnly = writes && writing.every((h) => h.token.kind === 'scopes' && h.token.writes.every((w) => w === 'id-token'));
+  const token = oidcOnly ? 'an OIDC token (`id-token: write`, its only write scope)' : 'a write token';
   const secrets = holdings.some(holdsSecrets);
-  if (writes && secrets) return "the base repository's secrets and a write token";
-  if (writes) return `a write token (its jobs read none of the stored secrets${minorKinds(holdings) === '' ? '' : ` but ${minorKinds(holdings)}`})`;
+  if (writes && secrets) return `the base repository's secrets and ${token}`;
+  if (writes) return `${token} (its jobs read none of the stored secrets${minorKinds(holdings) === '' ? '' : ` but ${minorKinds(holdings)}`})`;
   if (secrets) return "the base repository's secrets (its jobs' tokens are read-only here)";
   return `the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets${minorKinds(holdings) === '' ? '' : ` but ${minorKinds(holdings)}`})`;
 }

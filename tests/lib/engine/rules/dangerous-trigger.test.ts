@@ -497,6 +497,10 @@ describe('dangerous-trigger: what the jobs hold, in words', () => {
     expect(text('{ contents: read }')).toContain("with the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets)");
     expect(text('{ contents: read }', true)).toContain("with the base repository's secrets (its jobs' tokens are read-only here)");
     expect(text('{ pull-requests: write }', true)).toContain("with the base repository's secrets and a write token");
+    // A token whose one write scope is `id-token` mints OIDC tokens and writes nothing to the repository.
+    expect(text('{ contents: read, id-token: write }')).toContain('with an OIDC token (`id-token: write`, its only write scope) (its jobs read none of the stored secrets)');
+    expect(text('{ id-token: write }', true)).toContain("with the base repository's secrets and an OIDC token (`id-token: write`, its only write scope)");
+    expect(text('{ id-token: write, contents: write }')).toContain('with a write token (its jobs read none of the stored secrets)');
     // Nothing declared: the repository's default token, which may write.
     expect(scanWith('dangerous-trigger', workflow('{ contents: read }').replace(/^ *permissions:.*\n/m, ''))[0]?.description).toContain('a write token');
   });
@@ -1017,5 +1021,38 @@ describe(`${RULE}: a maintainer's command that dispatches the pull request by nu
     const [anyone] = found([open, tests(runsTests)]);
     expect(anyone?.description).toContain('anyone with a GitHub account can start it');
     expect(anyone?.description).not.toContain('under the approval');
+  });
+});
+
+describe('dangerous-trigger: an approval the code can change after', () => {
+  const workflow = (ref: string) => yaml`
+    on:
+      pull_request_target:
+        types: [labeled]
+    permissions: { contents: read, id-token: write }
+    jobs:
+      build:
+        if: github.event.label.name == 'run-preflight'
+        runs-on: [self-hosted, preflight]
+        steps:
+          - id: pr
+            env:
+              GH_TOKEN: \${{ github.token }}
+            run: echo "sha=$(gh pr view \${{ github.event.number }} --json headRefOid --jq .headRefOid)" >> "$GITHUB_OUTPUT"
+          - uses: actions/checkout@v4
+            with:
+              ref: ${ref}
+          - run: bash scripts/build.sh
+  `;
+
+  it('names the race when the head is read when the job runs, not when the label was given', () => {
+    const found = scanWith('dangerous-trigger', workflow('${{ steps.pr.outputs.sha }}'));
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found[0]?.description).toContain('a maintainer approves each run first');
+    expect(found[0]?.description).toContain('and the code is taken when the job runs, not when the approval was given, so commits pushed after it run too');
+    // Negative: the event's head SHA is the labelled commit: LOW, no race of this kind named.
+    const pinned = scanWith('dangerous-trigger', workflow('${{ github.event.pull_request.head.sha }}'));
+    expect(pinned.map((f) => f.severity)).toEqual(['LOW']);
+    expect(pinned[0]?.description).not.toContain('the code is taken when the job runs');
   });
 });

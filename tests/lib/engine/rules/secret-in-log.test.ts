@@ -42,9 +42,7 @@ describe(RULE, () => {
 
   it('reads a trailing slash removed (`${URL%/}`) as the value itself, masked; a pattern that cuts the value is a piece', () => {
     const env = 'ENDPOINT: ${{ secrets.COLLECTOR_ENDPOINT }}';
-    const trimmed = scanWith(RULE, job('url="${ENDPOINT:-http://localhost:6006}"
-url="${url%/}"
-echo "Checking ${url}"', env));
+    const trimmed = scanWith(RULE, job('url="${ENDPOINT:-http://localhost:6006}"\nurl="${url%/}"\necho "Checking ${url}"', env));
     expect(trimmed.map((f) => f.severity)).toEqual(['LOW']);
     expect(trimmed[0]?.description).toContain("GitHub replaces a registered secret's exact value with `***`");
     // Negative: a prefix or a wildcard pattern removed changes the value GitHub would look for.
