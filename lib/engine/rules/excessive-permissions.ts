@@ -45,8 +45,9 @@ function startedByAnyone(context: WorkflowRuleContext, jobs: readonly Job[]): st
 }
 
 /** `; HIGH: <who>, and <what runs>` or the reason it is not HIGH. */
-function why(critical: boolean, code: OutsiderCode | null, what: string, starts = ''): string {
+function why(critical: boolean, code: OutsiderCode | null, what: string, starts = '', unused: readonly Job[] | null = null): string {
   if (!critical) return ' LOW: the scope does not hand over the repository, its releases or packages, or a cloud account.';
+  if (code === null && unused !== null) return `${starts} LOW: ${unused.length === 1 ? 'the job that does not need it runs' : 'the jobs that do not need it run'} no outsider's code (a checkout or download of pull request code that a step runs, or event text expanded into a script), so the grant is wider than needed, not armed; a job that needs it keeps it wherever it is granted.`;
   if (code === null) return `${starts} LOW: no job that holds it runs an outsider's code (a checkout or download of pull request code that a step runs, or event text expanded into a script), so the grant is wider than needed, not armed.`;
   return ` ${severity(critical, code)}: ${code.text}, and ${whoText(code.reach)}, so that code runs with the grant and can ${what}.`;
 }
@@ -162,7 +163,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`permissions: write-all` on a workflow or job; a write scope at workflow level that some job inheriting it provably does not use (it runs only scripts and actions that never write with the token, and hands the token to no code that may); a write scope in a job\'s own `permissions:` that its steps never use (a test job, a comment bot granted `contents: write`). HIGH when the scope is `contents`, `id-token`, `packages`, `actions` (or `write-all`) and an outsider\'s code runs with it with no approval (run model: a checkout or download of pull request code that a step runs, or event text expanded into a script, on a trigger anyone can fire); MEDIUM behind an approval the code can change after, or an environment of unknown strength, and for a grant the job never uses while an outsider\'s text can steer it (an AI agent with a shell reading a thread an outsider writes, whoever starts it; their text expanded into a script; a pull request\'s code); LOW otherwise (wider than needed, not armed). A job\'s own grant that it uses is reported only when an outsider\'s code runs with it.',
+      '`permissions: write-all` on a workflow or job; a write scope at workflow level that some job inheriting it provably does not use (it runs only scripts and actions that never write with the token, and hands the token to no code that may); a write scope in a job\'s own `permissions:` that its steps never use (a test job, a comment bot granted `contents: write`). HIGH when the scope is `contents`, `id-token`, `packages`, `actions` (or `write-all`) and an outsider\'s code runs with it with no approval (run model: a checkout or download of pull request code that a step runs, or event text expanded into a script, on a trigger anyone can fire); MEDIUM behind an approval the code can change after, or an environment of unknown strength, and for a grant the job never uses while an outsider\'s text can steer it (an AI agent with a shell reading a thread an outsider writes, whoever starts it; their text expanded into a script; a pull request\'s code); LOW otherwise (wider than needed, not armed). For a workflow-level grant, what arms the excess is what runs in the jobs that do not need the scope: a job that needs it keeps it wherever it is granted, and the finding about the outsider\'s code there (untrusted-checkout, script-injection) holds it. A job\'s own grant that it uses is reported only when an outsider\'s code runs with it.',
     recommendation:
       'Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it; drop grants no step uses, and never grant a write scope to a job that runs a pull request\'s code.',
   },
@@ -193,7 +194,9 @@ export default defineWorkflowRule({
         // outsider's code that runs with a critical scope arms it either way (as a job's own grant, below).
         const unused = inheriting.filter((j) => scopeUse(j, write.scope, context.repository) === null);
         const critical = CRITICAL_SCOPES.has(write.scope);
-        const code = critical ? outsiderCode(context, inheriting) : null;
+        // What the excess arms is what runs in the jobs that do not need the scope; a job that needs it keeps it
+        // whatever the grant's level, and the finding about its outsider's code (untrusted-checkout ...) holds it.
+        const code = critical ? outsiderCode(context, unused.length > 0 ? unused : inheriting) : null;
         // Outsider text in a script that the jobs' own use of the scope runs with is script-injection's claim (which
         // names the grant among what the step holds): the fix is the script, not the grant.
         if (unused.length === 0 && (code === null || code.kind === 'script')) continue;
@@ -210,7 +213,7 @@ export default defineWorkflowRule({
           node: write.key,
           job: null,
           severity: steered !== null ? 'MEDIUM' : severity(critical, code),
-          message: `${what}.${steered !== null ? steeredText(steered, SCOPE_USE[write.scope] ?? `write \`${write.scope}\``) : why(critical, code, SCOPE_USE[write.scope] ?? write.scope, startedByAnyone(context, unused))}`,
+          message: `${what}.${steered !== null ? steeredText(steered, SCOPE_USE[write.scope] ?? `write \`${write.scope}\``) : why(critical, code, SCOPE_USE[write.scope] ?? write.scope, startedByAnyone(context, unused), unused.length > 0 && unused.length < inheriting.length ? unused : null)}`,
           facts: code !== null ? [...reachFacts(code.reach), 'exec', 'holds:token'] : steered !== null ? [...reachFacts(steered.reach), 'holds:token'] : [],
         });
       }

@@ -30,7 +30,7 @@ describe(RULE, () => {
     expect(records.map((r) => r.job)).toEqual([null, null]);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[0]?.finding.description).toContain('and job `test` does not need it');
-    expect(records[0]?.finding.description).toContain('LOW: no job that holds it runs an outsider\'s code');
+    expect(records[0]?.finding.description).toContain('LOW: the job that does not need it runs no outsider\'s code');
     // Every job uses what it inherits: nothing is wider than needed.
     expect(scanWith(RULE, yaml`
       on: push
@@ -979,5 +979,48 @@ ${checkout ? `      - uses: actions/checkout@v4
 
   it("still reports a used grant where the pull request's code runs with it", () => {
     expect(scanWith(RULE, workflow('actions: write', 'job', true)).map((f) => f.description).join('\n')).toContain('Even if the job uses it');
+  });
+});
+
+describe('excessive-permissions: the excess is what the jobs that do not need the scope run', () => {
+  const workflow = (resolveRuns: string) => yaml`
+    on:
+      pull_request_target:
+        types: [opened, synchronize]
+    permissions:
+      contents: read
+      id-token: write
+    jobs:
+      resolve:
+        runs-on: ubuntu-latest
+        steps:
+${resolveRuns}
+      build:
+        needs: resolve
+        runs-on: ubuntu-latest
+        steps:
+          - uses: aws-actions/configure-aws-credentials@v4
+            with:
+              role-to-assume: arn:aws:iam::123456789012:role/ci
+              aws-region: us-east-1
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+          - run: make test
+  `;
+
+  it('is LOW when only a job that needs the scope runs the outsider code (its own finding holds it)', () => {
+    const found = scanWith('excessive-permissions', workflow('          - run: echo resolving'));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain("LOW: the job that does not need it runs no outsider's code");
+    expect(found[0]?.description).toContain('a job that needs it keeps it wherever it is granted');
+  });
+
+  it('negative: a job that does not need the scope and runs the outsider code arms the excess', () => {
+    const found = scanWith('excessive-permissions', workflow(`          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+          - run: npm ci`));
+    expect(found.map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
