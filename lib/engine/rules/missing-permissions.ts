@@ -64,10 +64,17 @@ export default defineWorkflowRule({
       } else if (outsiderReach(reach)) {
         why = ` LOW: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
       } else {
+        // A fork's `pull_request` run that a gate of unknown strength stands before (an environment) still gets a read-only token.
+        const forkRuns = !reach.forkPullRequest && jobs.some((j) => {
+          const fork = j.uses === undefined ? context.runs.job(j).forkReach : null;
+          return fork !== null && fork.level !== 'trusted-author' && fork.level !== 'collaborator';
+        });
         why =
           reach.level === 'collaborator' && reach.forkPullRequest
             ? ` LOW: ${whoText(reach)}; the default permissions apply to collaborators' runs (pushes, their own pull requests), so no outsider's code runs with a token that can write.`
-            : ` LOW: ${reach.level === 'collaborator' ? 'only collaborators start it' : whoText(reach)}, so no outsider's code runs with the token.`;
+            : reach.level === 'collaborator' && forkRuns
+              ? " LOW: collaborators start it, and a fork's `pull_request` run of it gets a read-only token whatever the default, so no outsider's code runs with a token that can write."
+              : ` LOW: ${reach.level === 'collaborator' ? 'only collaborators start it' : whoText(reach)}, so no outsider's code runs with the token.`;
       }
       const what =
         jobs.length === workflow.jobs.length

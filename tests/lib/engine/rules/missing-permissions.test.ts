@@ -349,3 +349,29 @@ describe(`${RULE} in attack paths`, () => {
     expect(paths(workflow(''))).toEqual(['artifact-poisoning:9 missing-permissions:6']);
   });
 });
+
+describe('missing-permissions: a fork run behind a gate still has a read-only token', () => {
+  it("says a fork's pull_request run gets a read-only token when an environment stands before it, not that only collaborators start it", () => {
+    const workflow = (condition: string) => yaml`
+      on:
+        push:
+          branches: [main]
+        pull_request:
+          branches: [main]
+      jobs:
+        build:
+          ${condition}
+          runs-on: ubuntu-latest
+          environment: docker
+          steps:
+            - uses: actions/checkout@v4
+            - run: docker build .
+    `;
+    const gated = scanWith('missing-permissions', workflow('timeout-minutes: 30'));
+    expect(gated.map((f) => f.severity)).toEqual(['LOW']);
+    expect(gated[0]?.description).toContain("LOW: collaborators start it, and a fork's `pull_request` run of it gets a read-only token whatever the default");
+    // Negative: a job that keeps forks' pull requests out is started by collaborators only.
+    const same = scanWith('missing-permissions', workflow('if: github.event.pull_request.head.repo.full_name == github.repository || github.event_name == \'push\''));
+    expect(same[0]?.description).toContain('LOW: only collaborators start it');
+  });
+});
