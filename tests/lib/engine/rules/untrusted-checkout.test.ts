@@ -831,7 +831,7 @@ jobs:
     expect(scanWith(RULE, files('')).filter((f) => f.severity !== 'LOW' && f.severity !== 'INFO')).toEqual([]);
     // Negative: the comment caller turns coverage on (a literal, or an expression the scan cannot fold): it reaches the job.
     expect(scanWith(RULE, files('      enable-coverage: true')).map((f) => f.severity)).toEqual(['HIGH']);
-    expect(scanWith(RULE, files("      enable-coverage: \${{ contains(github.event.comment.body, 'coverage') }}")).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, files("      enable-coverage: ${{ contains(github.event.comment.body, 'coverage') }}")).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
