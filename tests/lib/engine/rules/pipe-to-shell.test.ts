@@ -317,6 +317,10 @@ ${matrix}
     expect(vendorInstaller('https://claude.ai/other.ps1')).toBeNull();
     expect(vendorInstaller('https://evil.test/install.ps1')).toBeNull();
     expect(vendorInstaller(null)).toBeNull();
+    // NodeSource's setup scripts, served from the host of the packages they add; not another path of that host.
+    expect(vendorInstaller('https://deb.nodesource.com/setup_20.x')).toBe('Node.js (NodeSource packages)');
+    expect(vendorInstaller('https://deb.nodesource.com/gpgkey/nodesource.gpg.key')).toBeNull();
+    expect(vendorInstaller('https://htmltest.wjdp.uk')).toBe('htmltest');
     // Every table entry is a scheme-less lower-case prefix that matches itself.
     for (const { prefix } of VENDOR_INSTALLERS) {
       expect(prefix).toBe(prefix.toLowerCase());
