@@ -30,6 +30,7 @@ import { get, getText, scalarText, type YNode } from '../../yaml/model.js';
 import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 import { fileScalars } from '../file-scalars.js';
+import { outputLines } from '../script-outputs.js';
 import { flatMap } from '../../model/arrays.js';
 
 export type Ownership = 'local' | 'first-party' | 'platform' | 'third-party';
@@ -459,6 +460,7 @@ export function resolveWord(repository: RepositoryModel, step: Step, word: strin
       const replaced = replaceAll(value, (text) => {
         const found: [string, string[]][] = [];
         for (const m of text.matchAll(WORD_EXPRESSION)) found.push([m[0], expressionValues(repository, step, m[1] as string, m[2] as string)]);
+        for (const m of text.matchAll(STEP_OUTPUT)) found.push([m[0], stepOutputValues(step, m[1] as string, m[2] as string)]);
         if (script !== undefined) for (const m of text.matchAll(SHELL_VARIABLE)) found.push([m[0], shellValues(step, script, m[1] ?? m[2] ?? '')]);
         return found;
       });
@@ -489,6 +491,31 @@ function expressionValues(repository: RepositoryModel, step: Step, context: stri
   if (context === 'matrix') return matrixValues(step.job, name) ?? [];
   if (context === 'env') return envValues(step, name);
   return inputValues(repository, step, name);
+}
+
+/** `${{ steps.<id>.outputs.<name> }}` in a word: an earlier step's output, which its script writes. */
+const STEP_OUTPUT = /\$\{\{\s*steps\.([\w-]+)\.outputs\.([\w-]+)\s*\}\}/g;
+
+/**
+ * What an earlier step of the same job writes to its output `name` (`echo "name=$REGISTRY" >> "$GITHUB_OUTPUT"`, also
+ * after `exec >> $GITHUB_OUTPUT`), each value with the script's literal variables filled in as they stand at that line
+ * (`REGISTRY="registry.example.com/team/app"` before it); a value that still holds a variable is not returned.
+ */
+function stepOutputValues(step: Step, id: string, name: string): string[] {
+  const producer = step.job?.steps.find((s) => s.id === id && s.index < step.index);
+  const script = producer === undefined ? null : scriptOf(producer);
+  if (producer === undefined || script === null) return [];
+  const values: string[] = [];
+  const written = new RegExp(`(?:^|[\\s"'])${name.replace(/[^\w-]/g, '')}=("[^"\\n]*"|'[^'\\n]*'|[^\\s;&|)]*)`, 'i');
+  for (const line of outputLines(script.text, name) ?? []) {
+    const raw = (written.exec(line.text)?.[1] ?? '').replace(/^["']|["']$/g, '');
+    if (raw === '') continue;
+    for (const value of replaceAll(raw, (text) => [...text.matchAll(SHELL_VARIABLE)].map((v) => [v[0], shellValues(producer, { text: script.text, offset: line.offset }, v[1] ?? v[2] ?? '')] as [string, string[]]))) {
+      if (!/\$(?!\{\{)/.test(value)) values.push(value);
+    }
+    if (values.length >= MAX_VALUES) break;
+  }
+  return values.slice(0, MAX_VALUES);
 }
 
 /** The literal value of `name` in the `env:` a step sees (the step's, its job's, its workflow's). */
@@ -564,7 +591,11 @@ function addImage(step: Step, word: string, pushes: boolean, images: Set<string>
   // `name=org/app` in `docker/metadata-action`'s `images:`; no image reference holds `=` otherwise.
   const cleaned = word.replace(/["']/g, '').trim().replace(/^name=/, '');
   if (cleaned === '' || cleaned.startsWith('-') || cleaned.includes('=')) return;
-  const parsed = parseImage(cleaned);
+  // A tag computed when the job runs (`app:${{ steps.meta.outputs.tag }}`, `app:${TAG}`) names the same image.
+  const slash = cleaned.lastIndexOf('/');
+  const colon = cleaned.indexOf(':', slash + 1);
+  const untagged = colon !== -1 && /\$/.test(cleaned.slice(colon)) && !/\$/.test(cleaned.slice(0, colon)) ? cleaned.slice(0, colon) : cleaned;
+  const parsed = parseImage(untagged);
   if (parsed === null) {
     // A computed registry or namespace: keep the name, literal or from the job's matrix.
     const last = cleaned.slice(cleaned.lastIndexOf('/') + 1).replace(/:[^:}]*$/, '');

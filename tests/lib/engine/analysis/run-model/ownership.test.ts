@@ -448,6 +448,35 @@ describe('the namespaces the repository publishes to', () => {
       `,
     })).toEqual([]);
   });
+
+  it("reads an earlier step's output its script writes from literal variables, and a tag computed at run time", () => {
+    const workflow = (write: string) => ({
+      '.github/workflows/image.yml': yaml`
+        on: workflow_dispatch
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - id: build
+                run: |
+                  if [ "$KIND" = daily ]; then
+                    REGISTRY="registry.example.com/inference/app-temp"
+                  else
+                    REGISTRY="registry.example.com/base_image/ci/app"
+                  fi
+                  TAG="$(date +%Y%m%d)"
+                  exec >> $GITHUB_OUTPUT
+                  ${write}
+                  echo "full_tag=\${TAG}"
+              - run: |
+                  PUSH_REGISTRY="\${{ steps.build.outputs.push_registry }}"
+                  docker push \${PUSH_REGISTRY}:\${{ steps.build.outputs.full_tag }}
+      `,
+    });
+    expect(namespaces(workflow('echo "push_registry=${REGISTRY}"'))).toEqual(['registry.example.com/base_image', 'registry.example.com/inference']);
+    // Negative: an output written from what a command prints is not a constant.
+    expect(namespaces(workflow('echo "push_registry=$(cat registry.txt)"'))).toEqual([]);
+  });
 });
 
 describe('who owns what a URL serves', () => {
