@@ -166,8 +166,7 @@ function assessAt(step: Step, callers: readonly Step[], taint: Taint, runs: RunM
     const claim = { ...jobClaim(run, reach, true, reach.unvouched), forkHolds: run.forkAddedValuables };
     const severity = milder(severityOf(claim), ceiling);
     const where = caller === step ? '' : ` (run by ${describeStep(caller)}, line ${caller.owner.file.position(caller.node.start).line})`;
-    const opened = run.forkAddedValuables.length < run.forkValuables.length ? run.holdings.runnerOpenToForks : undefined;
-    const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach, opened)}`;
+    const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach, run.forkMachineOpened)}`;
     const facts = [
       'exec',
       ...reachFacts(reach),

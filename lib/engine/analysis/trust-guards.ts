@@ -713,8 +713,8 @@ function failingChecks(job: Job): FailingCheck[] {
     const checked = producers.length > 0;
     const own = permissionCheckAt(script) !== -1 && failsOnPermission(script) && substringListLookup(script) === null && authorAllowed(s, own0) === null;
     // A check that lets the pull request's author through approves nothing of their code (`authorAllowed`).
-    const authorPasses = producers.some((p) => permissionAction(p) === null && authorAllowed(p, scriptOf(p) ?? '') !== null);
-    if ((own || checked) && !(checked && !own && authorPasses)) {
+    const checkedAnswer = checked && !producers.some((p) => permissionAction(p) === null && authorAllowed(p, scriptOf(p) ?? '') !== null);
+    if (own || checkedAnswer) {
       const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
       found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
     }

@@ -52,8 +52,8 @@ export default defineWorkflowRule({
         severity: 'LOW',
         why: !triggers.includes('pull_request')
           ? `only collaborators start it, and ${held}`
-          : run.forkAddedValuables.length < run.forkValuables.length
-            ? `a fork's \`pull_request\` run reaches it on a self-hosted runner, but ${run.holdings.runnerOpenToForks ?? ''}, so the text it prints adds no way onto the machine that a fork's pull request lacks`
+          : run.forkMachineOpened !== undefined
+            ? `a fork's \`pull_request\` run reaches it on a self-hosted runner, but ${run.forkMachineOpened}, so the text it prints adds no way onto the machine that a fork's pull request lacks`
             : "a fork's `pull_request` run already runs the fork's code with a read-only token and no secrets",
       };
     };

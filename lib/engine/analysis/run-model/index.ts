@@ -95,6 +95,8 @@ export interface JobRun {
    * adds; the way that opens the machine is still reported on its own (self-hosted-runner, untrusted-checkout).
    */
   forkAddedValuables: readonly string[];
+  /** Why `forkAddedValuables` leaves the self-hosted machine out, in words (`holdings.runnerOpenToForks`); undefined when it does not. */
+  forkMachineOpened: string | undefined;
   /** The sentence for a job whose `valuables` are empty (it names write scopes that are not worth taking). */
   nothingHeld: string;
   /** Checkouts, downloads and clones, in step order. */
@@ -1046,8 +1048,11 @@ class LazyJobRun implements JobRun {
   }
 
   get forkAddedValuables(): readonly string[] {
-    const all = this.forkValuables;
-    return this.holdings.runnerOpenToForks === undefined ? all : all.filter((v) => v !== SELF_HOSTED_VALUABLE);
+    return this.forkMachineOpened === undefined ? this.forkValuables : this.forkValuables.filter((v) => v !== SELF_HOSTED_VALUABLE);
+  }
+
+  get forkMachineOpened(): string | undefined {
+    return this.forkValuables.includes(SELF_HOSTED_VALUABLE) ? this.holdings.runnerOpenToForks : undefined;
   }
 
   get nothingHeld(): string {
