@@ -242,11 +242,13 @@ ${other}
     expect(built.map((f) => f.severity)).toEqual(['LOW']);
     expect(built[0]?.description).toContain("the job runs on a self-hosted runner, but the same self-hosted runners already run forks' pull requests with no approval in this job itself, so this value adds no way onto the machine that a fork's pull request lacks");
     // Another job on the same runners that builds the fork's checkout opens the machine too.
-    const elsewhere = scanWith(RULE, workflow('', '[self-hosted, gpu]', `        build:
-          runs-on: [self-hosted, gpu]
+    // A second job that checks out the fork's code and builds it on runners with these labels.
+    const buildJob = (labels: string) => `        build:
+          runs-on: ${labels}
           steps:
             - uses: actions/checkout@v4
-            - run: make test`));
+            - run: make test`;
+    const elsewhere = scanWith(RULE, workflow('', '[self-hosted, gpu]', buildJob('[self-hosted, gpu]')));
     expect(elsewhere.map((f) => f.severity)).toEqual(['LOW']);
     expect(elsewhere[0]?.description).toContain('already run forks\' pull requests with no approval in job `build` of this workflow');
     // Negative: nothing of the fork's checkout runs, so the injection is the way onto the machine: HIGH.
@@ -254,11 +256,7 @@ ${other}
     expect(only.map((f) => f.severity)).toEqual(['HIGH']);
     expect(only[0]?.description).toContain("the job runs on a self-hosted runner, which a fork's run reaches too");
     // Negative: a build job on other runners (a label this job's runners need not carry) opens none of these.
-    const apart = scanWith(RULE, workflow('', '[self-hosted, gpu]', `        build:
-          runs-on: [self-hosted, cpu]
-          steps:
-            - uses: actions/checkout@v4
-            - run: make test`));
+    const apart = scanWith(RULE, workflow('', '[self-hosted, gpu]', buildJob('[self-hosted, cpu]')));
     expect(apart.map((f) => f.severity)).toEqual(['HIGH']);
   });
 
