@@ -1219,12 +1219,31 @@ function texts(node: YNode | undefined, into: string[] = []): string[] {
 /** Names of variables a script assigns from a file's content (`N=$(cat NR)`, `read N < NR`). */
 function readVariables(script: string): string[] {
   const names: string[] = [];
-  for (const line of logicalLines(script)) {
+  const lines = logicalLines(script);
+  for (const line of lines) {
     if (!readsFile(line.text)) continue;
     const assigned = /^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=/.exec(line.text)?.[1] ?? /\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)/.exec(line.text)?.[1];
     if (assigned !== undefined) names.push(assigned);
   }
+  // Their plain copies (`SHA="$RAW"`), but for a copy made where the source is checked (inside the branch of `if [[
+  // "$RAW" =~ ^[0-9a-f]{40}$ ]]`): that copy holds only the checked shape. A chain of copies is followed a few links.
+  for (let round = 0, grew = names.length > 0; grew && round < 4; round++) {
+    grew = false;
+    for (const line of lines) {
+      const copy = plainCopy(line.text);
+      if (copy === null || names.includes(copy.to) || !names.includes(copy.from) || checkedLine(script, copy.from, line)) continue;
+      names.push(copy.to);
+      grew = true;
+    }
+  }
   return names;
+}
+
+/** `TO="$FROM"`, `TO=$FROM`, `export TO="${FROM}"`: a line that only copies one variable into another. */
+function plainCopy(text: string): { to: string; from: string } | null {
+  const match = /^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=(["']?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\2\s*$/.exec(text);
+  if (match === null || match[2] === "'") return null;
+  return { to: match[1] as string, from: (match[3] ?? match[4]) as string };
 }
 
 interface Tainted {
@@ -1393,7 +1412,7 @@ function settingLine(step: Step, path: string): string | null {
  * A `validated` use when every output of `prefixes` the step reads is written by a `run:` step of `job` that
  * visibly writes it, and `carries` says none carries outsider text here; null otherwise.
  */
-function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: readonly string[], carries: OutputCarries | undefined): ArtifactUse | null {
+function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: readonly string[], carries: OutputCarries | undefined, exceptIf = false): ArtifactUse | null {
   if (carries === undefined) return null;
   const paths = new Set<string>();
   for (const text of own) {
@@ -1407,7 +1426,8 @@ function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: 
   const listed = own.reduce((n, t) => n + (t.match(/\bsteps\.[\w-]+\.outputs\.[\w-]+/g) ?? []).filter((m) => prefixes.some((p) => m.startsWith(`${p}.`))).length, 0);
   if (paths.size === 0 || mentions !== listed) return null;
   // A use in the step's `if:` decides whether it runs, which no check changes (as in `usesOnlyValidated`).
-  if (texts(step.if).some((t) => prefixes.some((p) => t.includes(p)))) return null;
+  // With `exceptIf` the caller has taken the `if:` out of `own` and asks only what the step is given once it runs.
+  if (!exceptIf && texts(step.if).some((t) => prefixes.some((p) => t.includes(p)))) return null;
   for (const path of paths) {
     const [, id = '', , name = ''] = path.split('.');
     const writer = job.steps.find((s) => s.id === id);
@@ -1476,12 +1496,18 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     // the base repository's own step: LOW, naming it.
     // A value checked against a pattern before the step gets it (validation.ts; its `if:` aside) has a shape that
     // steers nothing: a number or a commit SHA picks only what the base repository's own code works on.
-    const mentioned = texts(step.node).some((t) => t !== gate && refs.some((r) => t.includes(r)));
-    const checked = mentioned && usesOnlyValidated(step, refs, true);
+    const others = texts(step.node).filter((t) => t !== gate);
+    const mentioned = others.some((t) => refs.some((r) => t.includes(r)));
+    // Checked where it is used, or before the writing step wrote it (`if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"`,
+    // then `echo "sha=$SHA" >> "$GITHUB_OUTPUT"`: the taint analysis says the output carries no outsider text).
+    const checked =
+      mentioned &&
+      (usesOnlyValidated(step, refs, true) || (step.job !== null && checkedOutputs(step.job, step, others, refs, context?.carries, true) !== null));
     const given = mentioned && !checked;
     const job = step.job;
     const held = job === null || context === undefined ? [] : context.valuables(job);
-    if (!given && held.length > 0) {
+    // Given only checked values, the step is the base repository's own whatever it holds.
+    if (!given && (held.length > 0 || checked)) {
       const values = checked ? 'is given only values checked against a pattern first' : 'is given none of their values';
       // What the step does with the fork's other files is judged at that download or checkout.
       const runsTheirs = job === null || context?.runsOutsider === undefined || context.runsOutsider(job, step);
@@ -1713,6 +1739,9 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   const all = consumers.map((l): ArtifactUseKind | null => {
     // The copy of the script's own staging file into the outputs: the lines that wrote it are judged instead.
     if (staged.copies.has(l)) return null;
+    // A plain copy into another variable (`SHA="$RAW"`) is no use of its own: the copy's uses are judged (`readVariables`).
+    const copy = plainCopy(l.text);
+    if (copy !== null && variables.includes(copy.to)) return null;
     const firstWords = flatMap(pipelines(l), (p) => p.commands.map((c) => commandName(c.text) ?? ''));
     // Only validated values (a number checked against `^[0-9]+$`), and no file read on the line itself.
     const expanded = variables.filter((_, i) => (expansions[i] as RegExp).test(l.text));

@@ -346,3 +346,53 @@ describe(`${RULE}: a download whose own content the analysis follows nowhere nam
     expect(single?.description).not.toContain('maintain-one-comment');
   });
 });
+
+describe(`${RULE}: outputs the writing step fills only from a value that matched a pattern, then read in a later step's \`if:\` and script`, () => {
+  /**
+   * Downloads a fork's run's summary into `.artifacts`, keeps its SHA only when it is 40 hex digits (`checked`) or as
+   * it is, and hands it to the base repository's own github-script, gated on it.
+   */
+  function shaGate(checked: boolean): string {
+    const keep = checked ? ['  if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then', '    SHA="$RAW"', '  fi'] : ['  SHA="$RAW"'];
+    const script = ['OUT=$(mktemp)', 'SHA=""', 'if [ -f .artifacts/summary.json ]; then', "  RAW=$(jq -r '.head_sha // empty' .artifacts/summary.json)", ...keep, 'fi', 'if [ -n "$SHA" ]; then', '  echo "sha=$SHA" >> "$OUT"', 'fi', 'cat "$OUT" >> "$GITHUB_OUTPUT"'];
+    return yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+      permissions:
+        checks: write
+        contents: write
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - name: Download summary
+              env:
+                GH_TOKEN: \${{ github.token }}
+              run: gh run download "\${{ github.event.workflow_run.id }}" --name summary --dir .artifacts
+            - name: Read run info
+              id: info
+              run: |
+    ` + script.map((l) => `          ${l}`).join('\n') + `
+      - name: Publish checks
+        if: steps.info.outputs.sha
+        uses: actions/github-script@v7
+        with:
+          script: |
+            const handler = require('./.github/scripts/publish.js');
+            await handler({ github, context, headSha: '\${{ steps.info.outputs.sha }}' });
+`;
+  }
+
+  it('positive: a SHA kept only inside the branch where it matched steers nothing, with a write token beside it: no finding', () => {
+    expect(scanWith(RULE, shaGate(true))).toEqual([]);
+  });
+
+  it('negative: the same SHA kept unchecked runs as JavaScript in the github-script, which holds `contents: write`: HIGH', () => {
+    const found = scanWith(RULE, shaGate(false)).find((f) => f.line === 16);
+    expect(found?.severity).toBe('HIGH');
+    expect(found?.description).toContain('runs as JavaScript');
+  });
+});
