@@ -192,6 +192,35 @@ export function opaqueAssignment(line: string): boolean {
   return OPAQUE_ASSIGNMENT.test(line) && (line.match(/\$\(/g) ?? []).length === 1;
 }
 
+/** A GitHub CLI read whose answer is GitHub's JSON: `gh api`, `gh pr|issue|run|release view|list`. */
+const GH_READ = /^\s*gh\s+(?:api|(?:pr|issue|run|release)\s+(?:view|list))\s/;
+/** Fields of GitHub's answers that hold an identifier, a SHA, a number, a state or a date: no text anyone writes. */
+const IDENTIFIER_FIELDS = new Set(['number', 'id', 'databaseid', 'node_id', 'headrefoid', 'baserefoid', 'oid', 'sha', 'head_sha', 'state', 'isdraft', 'draft', 'merged', 'createdat', 'updatedat', 'created_at', 'updated_at', 'run_number', 'run_attempt', 'conclusion', 'status']);
+/** Objects whose identifier fields a jq path goes through (`.head.sha`, `.[0].number`, `.pull_requests[0].number`). */
+const PATH_OBJECTS = new Set(['head', 'base', 'pull_request', 'pull_requests', 'workflow_runs', 'commit', 'mergecommit', 'items']);
+
+/**
+ * `gh pr view "$BRANCH" --json number,headRefOid --jq '"number=\(.number)\nhead-sha=\(.headRefOid)"' >> "$GITHUB_OUTPUT"`:
+ * a line that is one GitHub CLI read, whose `--jq` program (and `--json` list, when given) names only identifier
+ * fields (`IDENTIFIER_FIELDS`, through `PATH_OBJECTS`), and whose output goes only to a file. It writes what GitHub
+ * answers, whatever steered the query, as `opaqueAssignment` does for a variable. A line with another command, a
+ * pipe, or a field anyone writes (`.title`, `.headRefName`, `.body`) is no such line.
+ */
+export function opaqueLookup(line: string): boolean {
+  const text = line.replace(/\\\n/g, ' ');
+  if (!GH_READ.test(text) || /\$\(|`/.test(text)) return false;
+  // One command: its program is quoted (`--jq '...'`), and nothing but a redirect follows it outside quotes.
+  const bare = text.replace(/'[^'\n]*'|"(?:[^"\\\n]|\\.)*"/g, '""');
+  if (/[|;&]/.test(bare.replace(/>>?\s*"?\$\{?GITHUB_OUTPUT\}?"?\s*$/, '')) || !/>>?\s*"?\$\{?GITHUB_OUTPUT\b/.test(bare)) return false;
+  const program = /\s(?:--jq|-q)[=\s]+(?:'([^'\n]*)'|"((?:[^"\\\n]|\\.)*)"|(\S+))/.exec(text);
+  if (program === null) return false;
+  const fields = [...(program[1] ?? program[2] ?? program[3] ?? '').matchAll(/\.\s*([A-Za-z_]\w*)/g)].map((m) => (m[1] as string).toLowerCase());
+  if (fields.length === 0 || !fields.every((f) => IDENTIFIER_FIELDS.has(f) || PATH_OBJECTS.has(f))) return false;
+  const json = /\s--json[=\s]+(?:'([^'\n]*)'|"([^"\n]*)"|(\S+))/.exec(text);
+  const listed = json === null ? [] : (json[1] ?? json[2] ?? json[3] ?? '').split(',').map((f) => f.trim().toLowerCase());
+  return listed.every((f) => IDENTIFIER_FIELDS.has(f));
+}
+
 /**
  * Folds a value over the data flow of a script: each line contributes `own(line, [start, end))` and the
  * values of the variables it reads, which come from the lines assigning them (each variable computed once)
@@ -220,7 +249,7 @@ export function scriptFold<T>(
   const memo = new Map<string, T>();
   const checked = fold.checked === true;
   const lineValue = (line: ScriptSpan, depth: number): T => {
-    if (opaqueAssignment(line.text)) return fold.empty;
+    if (opaqueAssignment(line.text) || opaqueLookup(line.text)) return fold.empty;
     let value = fold.own(line, [line.offset, lineEnd(index, line)]);
     for (const name of lineReads(index, line) ?? []) {
       if (!checked || !checkedLine(script, name, line)) value = fold.combine(value, variableValue(name, depth + 1, checked ? line.offset : -1));

@@ -610,6 +610,46 @@ describe('script-injection: taint is not invented through command outputs', () =
     expect(scanWith('github-env-injection', workflow('number'))).toEqual([]);
     expect(scanWith('github-env-injection', workflow('title')).length).toBe(1);
   });
+
+  it('a `gh pr view` of a branch anyone names, whose answer written to the outputs is only the number and head SHA, carries none of the branch; its title would', () => {
+    const workflow = (fields: string, program: string) => yaml`
+      on:
+        workflow_run:
+          workflows: [format]
+          types: [completed]
+      permissions:
+        pull-requests: write
+      jobs:
+        context:
+          runs-on: ubuntu-latest
+          outputs:
+            number: \${{ steps.pr.outputs.number }}
+          steps:
+            - id: pr
+              env:
+                GH_TOKEN: \${{ github.token }}
+                BRANCH: \${{ github.event.workflow_run.head_repository.owner.login }}:\${{ github.event.workflow_run.head_branch }}
+              run: |
+                gh pr view --repo "$GITHUB_REPOSITORY" "$BRANCH" \\
+                  --json '${fields}' \\
+                  --jq '${program}' \\
+                  >> $GITHUB_OUTPUT
+        comment:
+          needs: context
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  await github.rest.issues.createComment({ ...context.repo, issue_number: \${{ needs.context.outputs.number }}, body: 'Please run the formatter' });
+    `;
+    expect(scanWith(RULE, workflow('number,headRefOid', '"number=\\(.number)\\nhead-sha=\\(.headRefOid)"'))).toEqual([]);
+    const title = scanWith(RULE, workflow('number,title', '"number=\\(.title)"'));
+    expect(title.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(title[0]?.description).toContain('github.event.workflow_run.head_branch');
+    // The same program piped through another command is no plain read of GitHub's answer.
+    expect(scanWith(RULE, workflow('number', '"number=\\(.number)"').replace(">> $GITHUB_OUTPUT", "| sed s/x/y/ >> $GITHUB_OUTPUT")).length).toBe(1);
+  });
 });
 
 describe('script-injection: severity from the run model (docs/severity.md)', () => {
