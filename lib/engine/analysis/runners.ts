@@ -159,6 +159,9 @@ export function isImageLabel(text: string): boolean {
  * `gcp`, `gce` as a word) or an EC2 instance type / GCE machine type (in their documented shapes) is a machine
  * its owner runs there: a self-hosted runner (actions-runner-controller, terraform-aws-github-runner and the like).
  * `azure` is no evidence: GitHub's own runners are Azure machines (and hosted runners can join an Azure network).
+ * A cloud's managed Kubernetes service (`aks`, `eks`, `gke`) is: GitHub runs no hosted runner in its customers'
+ * clusters, so such a name is a runner scale set of actions-runner-controller, whose pods run in the owner's
+ * cluster and network (https://docs.github.com/en/actions/concepts/runners/actions-runner-controller).
  * The name is split into words on `-`, `_`, `.` and spaces; words are matched whole, never as substrings.
  */
 const CLOUD_WORDS: ReadonlyMap<string, string> = new Map([
@@ -166,6 +169,9 @@ const CLOUD_WORDS: ReadonlyMap<string, string> = new Map([
   ['ec2', 'AWS'],
   ['gcp', 'Google Cloud'],
   ['gce', 'Google Cloud'],
+  ['aks', "Azure Kubernetes Service, the owner's own cluster"],
+  ['eks', "Amazon EKS, the owner's own cluster"],
+  ['gke', "Google Kubernetes Engine, the owner's own cluster"],
 ]);
 /**
  * An EC2 instance family: a documented family prefix, one generation digit, attribute letters
@@ -357,11 +363,12 @@ function readSelfHosted(job: Job): Selection | null {
 
 /**
  * A label or runner group name that suggests ephemeral runners: Actions Runner Controller scale sets (`arc` as a
- * word of the name, `arc-runner-set`, `...-runner-set`, `...-scale-set`) or `ephemeral` in the name. ARC gives
+ * word of the name, `arc-runner-set`, `...-runner-set`, `...-scale-set`, or a cloud's managed Kubernetes service,
+ * `aks`, `eks`, `gke`, where ARC runs them) or `ephemeral` in the name. ARC gives
  * each job a fresh pod by default, so what a job leaves behind may not meet the next one; the workflow cannot
  * prove it, so this only tempers what is claimed (https://docs.github.com/en/actions/concepts/runners/actions-runner-controller).
  */
-const EPHEMERAL_NAME = /(^|[^a-z0-9])arc([^a-z0-9]|$)|runner-?set|scale-?set|ephemeral/i;
+const EPHEMERAL_NAME = /(^|[^a-z0-9])(?:arc|aks|eks|gke)([^a-z0-9]|$)|runner-?set|scale-?set|ephemeral/i;
 
 /** True when one of the job's `runs-on` labels or its runner group (matrix values included) suggests ephemeral runners. */
 export function ephemeralHint(job: Job): boolean {

@@ -36,6 +36,13 @@ describe('otherCloudEvidence', () => {
     expect(otherCloudEvidence('linux_gce_x86')).toBe('names Google Cloud (`gce`)');
   });
 
+  it("reads a cloud's managed Kubernetes service as a word (an actions-runner-controller scale set in the owner's cluster), not inside a longer word", () => {
+    expect(otherCloudEvidence('aks-linux-4-cores-16gb')).toBe("names Azure Kubernetes Service, the owner's own cluster (`aks`)");
+    expect(otherCloudEvidence('ci-eks-x64')).toBe("names Amazon EKS, the owner's own cluster (`eks`)");
+    expect(otherCloudEvidence('GKE_runners')).toBe("names Google Kubernetes Engine, the owner's own cluster (`gke`)");
+    for (const name of ['tasks-runner', 'weeks-linux', 'linux-4-cores-16gb', 'azure-linux-large']) expect(otherCloudEvidence(name), name).toBeNull();
+  });
+
   it("does not read the scanned repository's owner's own name, at the start of a label, as a cloud's (negative); another owner's scan still does", () => {
     const label = 'aws-powertools_ubuntu-latest_8-core';
     expect(withScannedRepository('aws-powertools/powertools-lambda-python', () => otherCloudEvidence(label))).toBeNull();

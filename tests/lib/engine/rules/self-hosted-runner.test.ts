@@ -612,6 +612,10 @@ describe(RULE, () => {
       // A single label (no longer possibly a larger runner's name), a label in a list, a GCE machine type, a matrix leg.
       expect(positions(scanWith(RULE, job('aws-general-8-plus')))).toEqual(['4:14 HIGH']);
       expect(positions(scanWith(RULE, job('[linux, gpu, ec2]')))).toEqual(['4:27 HIGH']);
+      // A cloud's managed Kubernetes service: an actions-runner-controller scale set in the owner's cluster; a plain
+      // custom label of the same shape may be a larger runner's name (LOW).
+      expect(positions(scanWith(RULE, job('aks-linux-4-cores-16gb')))).toEqual(['4:14 HIGH']);
+      expect(positions(scanWith(RULE, job('ci-linux-4-cores-16gb')))).toEqual(['4:14 LOW']);
       expect(scanWith(RULE, job('n2-standard-8'))[0]?.description).toContain('label `n2-standard-8`, which names a Google Compute Engine machine type (`n2-standard-8`)');
       expect(positions(scanWith(RULE, yaml`
         on: pull_request
@@ -660,9 +664,15 @@ describe(RULE, () => {
         kept:
           runs-on: [self-hosted, linux, search]
           steps: [{ run: make }]
+        cluster:
+          runs-on: aks-linux-medium
+          steps: [{ run: make }]
+        tasks:
+          runs-on: [self-hosted, tasks-linux]
+          steps: [{ run: make }]
     `);
     const hinted = Object.fromEntries(records.map((r) => [r.job, (r.facts ?? []).includes('runner:ephemeral-hint')]));
-    expect(hinted).toEqual({ arc: true, pods: true, kept: false });
+    expect(hinted).toEqual({ arc: true, pods: true, kept: false, cluster: true, tasks: false });
   });
 });
 
