@@ -79,7 +79,7 @@ const SECRET_IN_LOG = stage(
 const DEBUG_LOGGING = stage(
   'debug-logging-enabled',
   'Debug logging forced on',
-  '`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set in the workflow, so every run logs expanded expressions, environment and step internals for anyone who can read the logs.',
+  "`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set in the workflow's `env:`. GitHub's own debug logging needs a secret or variable of that name, but the actions and tools that read the variable themselves print more on every run, for anyone who can read the logs.",
 );
 /**
  * The self-hosted-runner finding's fact for labels that suggest ephemeral runners (Actions Runner Controller scale
@@ -871,7 +871,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     requires: [['debug-logging-enabled'], ['hardcoded-credentials', 'secret-in-log']],
     amplifiers: [],
     // Only a secret that reaches the log or the summary (not `$GITHUB_ENV` or a step output, where it stays masked).
-    qualifiers: [{ rule_id: 'secret-in-log', min_severity: 'HIGH', instance: 'a secret printed to the log', facts: ['dest:log|dest:summary'] }],
+    // The debug variables in `env:` are LOW (GitHub's debug logging needs a secret or variable of the name), and
+    // still the entry the catalog names: what leaks is the secret printed to the log.
+    qualifiers: [
+      { rule_id: 'debug-logging-enabled', min_severity: 'LOW', instance: 'the debug variables set in `env:`' },
+      { rule_id: 'secret-in-log', min_severity: 'HIGH', instance: 'a secret printed to the log', facts: ['dest:log|dest:summary'] },
+    ],
     break_chain: [
       {
         rule_id: 'debug-logging-enabled',

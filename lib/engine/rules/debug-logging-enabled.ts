@@ -11,10 +11,12 @@ export default defineWorkflowRule({
     id: 'debug-logging-enabled',
     category: 'CICD-SEC-7',
     title: 'Actions debug logging forced on',
-    severity: 'MEDIUM',
+    // The catalog says MEDIUM; GitHub's runner takes step debug only from a secret or variable of the name, so the
+    // `env:` form turns nothing of its own on (see the rule's doc): LOW.
+    severity: 'LOW',
     surface: 'workflow',
     description:
-      '`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set to true in an `env:` block, so every run writes debug output (request bodies, environment, intermediate values) to logs that anyone who can read the repository can read.',
+      "`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set to true in an `env:` block. GitHub turns its debug logging on only from a secret or configuration variable of that name (or a re-run with debug logging), so this does not; it puts the variable in every step's environment, where a tool or action that reads it itself prints more of what it does, for every run, to logs anyone who can read the repository can read.",
     recommendation:
       'Remove the variable from `env:`; to debug one run, use "Re-run jobs with debug logging" or set the `ACTIONS_STEP_DEBUG` repository variable temporarily.',
   },
@@ -26,7 +28,7 @@ export default defineWorkflowRule({
         context.report({
           node: pair.key,
           ...(job === undefined ? {} : { job }),
-          message: `\`${keyText(pair.key)}\` is set to true in the env of ${where()}, so debug output of every run goes to the logs.`,
+          message: `\`${keyText(pair.key)}\` is set to true in the env of ${where()}. GitHub's runner turns debug logging on only from a secret or configuration variable of that name (or a re-run with debug logging), so this does not; it reaches only the steps' environment, where a tool or action that reads the variable itself prints more on every run (LOW).`,
         });
       }
     };

@@ -123,6 +123,8 @@ describe('combination catalog', () => {
       'persistent-supply-chain-foothold: self-hosted-runner >= LOW with holds:self-hosted',
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
       'remote-script-on-runner: self-hosted-runner >= LOW with holds:self-hosted',
+      // Departure from the spec: the debug variables in `env:` are LOW (GitHub's debug logging needs a secret or variable).
+      'secret-exposure-in-logs: debug-logging-enabled >= LOW',
       'secret-exposure-in-logs: secret-in-log >= HIGH with dest:log|dest:summary',
       // A download in a job that publishes or feeds one; departure from the spec: a GitHub-owned or first-party action on a tag
       // is not someone else's mutable code; the action that itself publishes is named first.

@@ -19,7 +19,7 @@ describe(RULE, () => {
               env:
                 ACTIONS_STEP_DEBUG: 1
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '8:7 MEDIUM', '12:11 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 LOW', '8:7 LOW', '12:11 LOW']);
     expect(records.map((r) => r.job)).toEqual([null, 'build', 'build']);
     expect(records[1]?.finding.rule_id).toBe(RULE);
     expect(records[1]?.finding.description).toContain('ACTIONS_RUNNER_DEBUG');
@@ -54,7 +54,7 @@ describe(RULE, () => {
             - run: make
               env:
                 ACTIONS_STEP_DEBUG: \${{ true }}
-    `))).toEqual(['8:11 MEDIUM']);
+    `))).toEqual(['8:11 LOW']);
   });
 
   it('checks composite-action steps', () => {
@@ -71,6 +71,6 @@ describe(RULE, () => {
                   ACTIONS_STEP_DEBUG: 'True'
         `,
       },
-    ]))).toEqual(['7:9 MEDIUM']);
+    ]))).toEqual(['7:9 LOW']);
   });
 });
