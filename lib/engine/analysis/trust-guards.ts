@@ -511,7 +511,22 @@ function forkCheck(script: string): boolean {
   const plain = (text: string) => text.replace(/\$\{\{|\}\}/g, ' ');
   const rest = plain(script.slice(match.index, match.index + match[0].length));
   const cut = rest.search(/\bthen\b|\{|\n|exit\s+1|setFailed|throw\b/);
-  return !JOINED_TEST.test(plain(script.slice(start, match.index)) + rest.slice(0, cut === -1 ? rest.length : cut));
+  if (JOINED_TEST.test(plain(script.slice(start, match.index)) + rest.slice(0, cut === -1 ? rest.length : cut))) return false;
+  // The test kept in a name first (`const isFork = pr.head.repo.full_name !== pr.base.repo.full_name;`, `IS_FORK=...`):
+  // the condition that reads the name before the failure is the gate, and it must join no other test to it either
+  // (`if (isFork && !pr.maintainer_can_modify)` fails only a fork that does not let maintainers edit it).
+  const line = script.slice(start, match.index);
+  const name = /^\s*(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=|(?:export\s+|local\s+)?([A-Za-z_]\w*)=)/.exec(line);
+  const variable = name?.[1] ?? name?.[2];
+  if (variable === undefined) return true;
+  const failure = match.index + match[0].length;
+  const next = script.indexOf('\n', match.index);
+  const between = next === -1 || next > failure ? '' : plain(script.slice(next, failure));
+  const read = new RegExp(`(?:\\bif\\b|&&|\\|\\|)[^\\n{]*?(?:\\$\\{?|\\b)${variable.replace(/\$/g, '\\$')}\\b[^\\n]*`).exec(between);
+  if (read === null) return true;
+  const end = read[0].search(/\bthen\b|\{|exit\s+1|setFailed|throw\b/);
+  // Any other test joined by `&&` narrows it (an `||` only widens what fails).
+  return !/&&|\s-a\s|\band\b/.test(end === -1 ? read[0] : read[0].slice(0, end));
 }
 
 /** A JavaScript `catch` block (one level of braces inside): what fails there fails on an error, not on a check. */

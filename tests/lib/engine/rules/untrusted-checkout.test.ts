@@ -1272,6 +1272,51 @@ ${steps}
     }
   });
 
+  it('a fork test kept in a name counts only where the condition that reads it joins no other test: `isFork && !maintainer_can_modify` lets forks through', () => {
+    const workflow = (condition: string, shell = false) => yaml`
+      on: pull_request_target
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - name: Check fork status
+${shell
+  ? `              run: |
+                IS_FORK=\${{ github.event.pull_request.head.repo.full_name != github.repository }}
+                if [ ${condition} ]; then
+                  echo "forks are not built"
+                  exit 1
+                fi`
+  : `              uses: actions/github-script@v7
+              with:
+                script: |
+                  const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });
+                  const isFork = pr.head.repo.full_name !== pr.base.repo.full_name;
+                  if (${condition}) {
+                    core.setFailed('Fork pull requests are not built here');
+                    return;
+                  }`}
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm ci && npm test
+              env:
+                NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+    `;
+    // The test alone (or widened with `||`): a fork gate, named.
+    for (const [condition, shell] of [['isFork', false], ['isFork || pr.draft', false], ['"$IS_FORK" = true', true]] as const) {
+      const found = scanWith(RULE, workflow(condition, shell));
+      expect(found.map((f) => f.severity), condition).toEqual(['LOW']);
+      expect(found[0]?.description, condition).toContain('fork check in step `Check fork status`');
+    }
+    // Narrowed by another test: a fork that lets maintainers edit it (the default) passes, and its code runs.
+    for (const [condition, shell] of [['isFork && !pr.maintainer_can_modify', false], ['"$IS_FORK" = true ] && [ "$CAN_MODIFY" != true', true]] as const) {
+      const found = scanWith(RULE, workflow(condition, shell));
+      expect(found.map((f) => f.severity), condition).toEqual(['HIGH']);
+      expect(found[0]?.description, condition).not.toContain('fork check');
+    }
+  });
+
   it('does not report a branch name checked out without the head repository: that is the base repository\'s branch', () => {
     const workflow = (checkout: string, lookup = 'headRefName') => yaml`
       on:
