@@ -1,11 +1,11 @@
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { RepositoryModel } from '../model/repository.js';
-import type { Job, Step, Workflow } from '../model/workflow.js';
+import { triggerNames, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { foreignDownloads } from './artifacts.js';
 import { untrustedCheckouts } from './pr-head.js';
 import { everyPathGuarded, stepTrust } from './trust-guards.js';
 import { keyText, type YNode, type YScalar } from '../yaml/model.js';
-import { actionPermissions, GH_COMMANDS, type Scope } from '../data/permissions.js';
+import { actionPermissions, conditionHolds, GH_COMMANDS, type Scope } from '../data/permissions.js';
 import { describeStep } from './describe.js';
 import { githubPackagesPush, inputWithEnv, JOB_TOKEN, oidcPublish, otherTokenOnly } from './token-uses.js';
 import { stepAgent } from './agent-input.js';
@@ -231,12 +231,9 @@ function stepMayUse(step: Step, scope: string, repository?: RepositoryModel, dep
       // token it is handed through its environment to that code, which may use any scope (run-model/handed.ts).
       if (known.runsCode !== undefined && scope !== 'id-token' && handedTokens(step).job) return true;
       if (known.scopes[scope as Scope] === 'write') return true;
-      return (known.when ?? []).some((c) => {
-        // `registry: ${{ env.REGISTRY }}` is the literal the step's `env:` gives it.
-        const value = inputWithEnv(step, c.input);
-        const applies = c.absent === true ? value === null : value !== null && (c.matches === undefined || c.matches.test(value.trim()));
-        return applies && c.scopes[scope as Scope] === 'write';
-      });
+      // `registry: ${{ env.REGISTRY }}` is the literal the step's `env:` gives it.
+      const triggers = step.job === null ? null : triggerNames(step.job.workflow);
+      return (known.when ?? []).some((c) => c.scopes[scope as Scope] === 'write' && conditionHolds(c, inputWithEnv(step, c.input), triggers, ref.ref));
     }
     if (TOKEN_FREE_ACTIONS.test(full)) return false;
     if (TRIAGE_ACTIONS.test(full)) return !critical;

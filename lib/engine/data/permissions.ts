@@ -26,7 +26,7 @@ export type Scopes = Partial<Record<Scope, Access>>;
 export interface ActionPermissions {
   scopes: Scopes;
   /** Extra scopes when an input is set (`present`) or, with `matches`, when its value matches. */
-  when?: readonly { input: string; matches?: RegExp; absent?: boolean; scopes: Scopes }[];
+  when?: readonly { input: string; matches?: RegExp; absent?: boolean; events?: readonly string[]; refs?: RegExp; scopes: Scopes }[];
   /**
    * The code the action runs that is not its own, in words (`its \`version\` and \`publish\` commands`): commands given in
    * its inputs or the repository's own hooks, run with the action's environment. A job token handed to the action (its
@@ -108,7 +108,13 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'endbug/add-and-commit': { scopes: { contents: 'write' } },
   'jamesives/github-pages-deploy-action': { scopes: { contents: 'write' } },
   'peaceiris/actions-gh-pages': { scopes: { contents: 'write' } },
-  'release-drafter/release-drafter': { scopes: { contents: 'write', 'pull-requests': 'read' } },
+  // Before v7 the action itself runs the configuration's `autolabeler` on `pull_request` events, unless
+  // `disable-autolabeler: true` (README v5/v6, "Autolabeler": "write permission is required for autolabeler"); v7
+  // moved it to the sub-action below. Only a tag that names such a version counts (a SHA says no version).
+  'release-drafter/release-drafter': {
+    scopes: { contents: 'write', 'pull-requests': 'read' },
+    when: [{ input: 'disable-autolabeler', absent: true, events: ['pull_request', 'pull_request_target'], refs: /^v?[1-6](?:\.|$)/, scopes: { 'pull-requests': 'write' } }],
+  },
   // README (v7), "Autolabeler": the sub-action labels the pull request, "write permission is required for autolabeler".
   'release-drafter/release-drafter/autolabeler': { scopes: { contents: 'read', 'pull-requests': 'write' } },
   'googleapis/release-please-action': { scopes: { contents: 'write', 'pull-requests': 'write', issues: 'write' } },
@@ -128,7 +134,9 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'actions/first-interaction': { scopes: { issues: 'write', 'pull-requests': 'write' } },
   'actions-ecosystem/action-add-labels': { scopes: { issues: 'write', 'pull-requests': 'write' } },
   'actions-ecosystem/action-remove-labels': { scopes: { issues: 'write', 'pull-requests': 'write' } },
-  'amannn/action-semantic-pull-request': { scopes: { 'pull-requests': 'read' } },
+  // With `wip: true` it sets a pending commit status on work-in-progress pull requests (README, "wip"; src/index.js
+  // creates a status on the head SHA), which needs `statuses: write`.
+  'amannn/action-semantic-pull-request': { scopes: { 'pull-requests': 'read' }, when: [{ input: 'wip', matches: /^true$/i, scopes: { statuses: 'write' } }] },
   'dependabot/fetch-metadata': { scopes: { 'pull-requests': 'read' } },
   'actions/dependency-review-action': { scopes: { contents: 'read' }, when: [{ input: 'comment-summary-in-pr', matches: /^(always|on-failure|true)$/i, scopes: { 'pull-requests': 'write' } }] },
   // Checks and test reports.
@@ -159,6 +167,18 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
 const PERMISSIONS_BY_NAME: ReadonlyMap<string, ActionPermissions> = new Map(Object.entries(ACTION_PERMISSIONS));
 
 /** The table entry of `owner/repo[/path]` (lower-cased), trying the sub-path first. */
+type ScopeCondition = NonNullable<ActionPermissions['when']>[number];
+
+/**
+ * Whether a `when` condition holds for a step: `value` the input's text (null when not given), `triggers` the
+ * names of its workflow's triggers (null when not known: a composite action's step), `ref` the `@ref` it uses.
+ */
+export function conditionHolds(condition: ScopeCondition, value: string | null, triggers: ReadonlySet<string> | null, ref: string): boolean {
+  const applies = condition.absent === true ? value === null : value !== null && (condition.matches === undefined || condition.matches.test(value.trim()));
+  const onEvent = condition.events === undefined || triggers === null || condition.events.some((e) => triggers.has(e));
+  return applies && onEvent && (condition.refs === undefined || condition.refs.test(ref));
+}
+
 export function actionPermissions(slugWithPath: string): ActionPermissions | undefined {
   const key = slugWithPath.toLowerCase();
   const found = PERMISSIONS_BY_NAME.get(key);

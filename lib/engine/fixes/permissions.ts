@@ -4,11 +4,11 @@
  * reusable workflow it calls. What cannot be known (an action outside the table, `gh api`, a remote
  * reusable workflow) is listed in `unknown`: a block computed with unknowns is a guess.
  */
-import { ACTION_PERMISSIONS, GH_COMMANDS, actionPermissions, type Access, type Scope, type Scopes } from '../data/permissions.js';
+import { ACTION_PERMISSIONS, GH_COMMANDS, actionPermissions, conditionHolds, type Access, type Scope, type Scopes } from '../data/permissions.js';
 import { readPermissions } from '../analysis/permissions.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { normalizeLocalPath } from '../model/repository.js';
-import type { Job, Step } from '../model/workflow.js';
+import { triggerNames, type Job, type Step } from '../model/workflow.js';
 import { getText, keyText, scalarText, type YNode } from '../yaml/model.js';
 
 export interface Needs {
@@ -70,9 +70,7 @@ function stepNeeds(step: Step, repository: RepositoryModel, needs: Needs, depth:
   }
   merge(needs, entry.scopes, name);
   for (const condition of entry.when ?? []) {
-    const value = getText(step.with, condition.input);
-    const applies = condition.absent === true ? value === null : value !== null && (condition.matches === undefined || condition.matches.test(value.trim()));
-    if (applies) merge(needs, condition.scopes, name);
+    if (conditionHolds(condition, getText(step.with, condition.input), step.job === null ? null : triggerNames(step.job.workflow), ref.ref)) merge(needs, condition.scopes, name);
   }
 }
 

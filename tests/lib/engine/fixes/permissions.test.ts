@@ -35,8 +35,10 @@ describe('fix registry', () => {
 describe('the permissions table: one test per action', () => {
   it.each(Object.entries(ACTION_PERMISSIONS))('%s', (slug, entry) => {
     const expected: Scopes = { contents: 'read' };
-    // The step sets no inputs: conditions on an absent input apply, the others do not.
-    const applying = [entry.scopes, ...(entry.when ?? []).filter((w) => w.absent === true).map((w) => w.scopes)];
+    // The step sets no inputs: conditions on an absent input apply, the others do not; nor do those on events a
+    // `push` workflow lacks or on versions a SHA does not name.
+    const holds = (w: NonNullable<typeof entry.when>[number]) => w.absent === true && (w.events === undefined || w.events.includes('push')) && (w.refs === undefined || w.refs.test(SHA));
+    const applying = [entry.scopes, ...(entry.when ?? []).filter(holds).map((w) => w.scopes)];
     for (const scopes of applying) for (const [scope, access] of Object.entries(scopes)) if (expected[scope as keyof Scopes] !== 'write') expected[scope as keyof Scopes] = access;
     const fixed = fixedPermissions(step(slug));
     expect(fixed).not.toBeNull();

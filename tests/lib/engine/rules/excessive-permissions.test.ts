@@ -273,6 +273,43 @@ ${input}
     expect(positions(scanWith(RULE, workflow('release-drafter/release-drafter')))).toEqual(['8:7 LOW']);
   });
 
+  it("counts the write scopes an action needs for an input, an event or a version: release-drafter's own autolabeler before v7, a semantic title check's `wip` status", () => {
+    const drafter = (on: string, ref: string, extra = '') => yaml`
+      on: ${on}
+      jobs:
+        draft:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+            pull-requests: write
+          steps:
+            - uses: release-drafter/release-drafter@${ref}
+              env: { GITHUB_TOKEN: '\${{ secrets.GITHUB_TOKEN }}' }${extra}
+    `;
+    // v5 on pull_request labels the pull request with its configuration's autolabeler: the grant is used.
+    expect(scanWith(RULE, drafter('[push, pull_request]', 'v5'))).toEqual([]);
+    // Not on push alone, not with the autolabeler turned off, not at v7 (the sub-action labels there).
+    expect(positions(scanWith(RULE, drafter('push', 'v5')))).toEqual(['7:7 LOW']);
+    expect(positions(scanWith(RULE, drafter('pull_request', 'v5', "\n              with: { disable-autolabeler: true }")))).toEqual(['7:7 LOW']);
+    expect(positions(scanWith(RULE, drafter('pull_request', 'v7')))).toEqual(['7:7 LOW']);
+
+    const title = (wip: string) => yaml`
+      on: pull_request_target
+      jobs:
+        title:
+          runs-on: ubuntu-latest
+          permissions:
+            pull-requests: read
+            statuses: write
+          steps:
+            - uses: amannn/action-semantic-pull-request@v6
+              env: { GITHUB_TOKEN: '\${{ secrets.GITHUB_TOKEN }}' }
+              with: { wip: ${wip} }
+    `;
+    expect(scanWith(RULE, title('true'))).toEqual([]);
+    expect(scanWith(RULE, title('false')).map((f) => f.description).join()).toContain('statuses');
+  });
+
   it("counts codecov-action's `use_oidc` (true, or an expression that may be) as a use of `id-token: write`", () => {
     const workflow = (value: string) => yaml`
       on: push
