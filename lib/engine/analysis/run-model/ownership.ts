@@ -827,6 +827,14 @@ export function urlOwnership(url: string | null, identity: RepositoryIdentity): 
       if (spelled(repo) === spelled(word) && spelled(owner).startsWith(spelled(word))) return { ownership: 'first-party', text: `the project's own domain \`${registered.join('.')}\` (named as the repository \`${full}\`)` };
     }
   }
+  // The same, spelled across its top-level domain (`tur.so` for `tursodatabase/turso`), as an owner's own domain is.
+  const joined = spelled(registered.join(''));
+  if (joined.length >= 4) {
+    for (const full of identity.names) {
+      const [owner = '', repo = ''] = full.split('/');
+      if (spelled(repo) === joined && spelled(owner).startsWith(joined)) return { ownership: 'first-party', text: `the project's own domain \`${registered.join('.')}\` (named as the repository \`${full}\`)` };
+    }
+  }
   return null;
 }
 

@@ -231,6 +231,11 @@ describe(RULE, () => {
       // The project's own domain, named as the repository is (`databend.com` for `databendlabs/databend`).
       expect(scanWith(RULE, held('curl -fsSLo tpch.tar.gz https://ci.databend.com/dataset/tpch.tar.gz\ntar xf tpch.tar.gz\n./tpch/load.sh'), { repository: 'databendlabs/databend' }).map((f) => f.severity)).toEqual(['LOW']);
       expect(scanWith(RULE, held('curl -fsSLo tpch.tar.gz https://ci.databend.com/dataset/tpch.tar.gz\ntar xf tpch.tar.gz\n./tpch/load.sh'), { repository: 'acme/databend' }).map((f) => f.severity)).not.toEqual(['LOW']);
+      // Spelled across its top-level domain (`tur.so` for `tursodatabase/turso`); not for another owner, nor a repository named otherwise.
+      const turso = held('curl -fsSLo cli.tar.gz https://get.tur.so/cli.tar.gz\ntar xf cli.tar.gz\n./turso dev');
+      expect(scanWith(RULE, turso, { repository: 'tursodatabase/turso' }).map((f) => f.severity)).toEqual(['LOW']);
+      expect(scanWith(RULE, turso, { repository: 'acme/turso' }).map((f) => f.severity)).not.toEqual(['LOW']);
+      expect(scanWith(RULE, turso, { repository: 'tursodatabase/libsql' }).map((f) => f.severity)).not.toEqual(['LOW']);
       // itch.io's butler from its own distribution host (the documented download); a mirror of it is not the vendor's.
       expect(severities('curl -L -o butler.zip https://broth.itch.zone/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['LOW']);
       expect(severities('curl -L -o butler.zip https://mirror.example.net/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['MEDIUM']);
