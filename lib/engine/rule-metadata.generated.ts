@@ -259,7 +259,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     id: "debug-logging-enabled",
     category: "CICD-SEC-7",
     title: "Actions debug logging forced on",
-    severity: "LOW",
+    severity: "MEDIUM",
     surface: "workflow",
     description: "`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set to true in an `env:` block. GitHub turns its debug logging on only from a secret or configuration variable of that name (or a re-run with debug logging), so this does not; it puts the variable in every step's environment, where a tool or action that reads it itself prints more of what it does, for every run, to logs anyone who can read the repository can read.",
     recommendation: "Remove the variable from `env:`; to debug one run, use \"Re-run jobs with debug logging\" or set the `ACTIONS_STEP_DEBUG` repository variable temporarily.",

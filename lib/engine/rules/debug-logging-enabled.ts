@@ -11,9 +11,7 @@ export default defineWorkflowRule({
     id: 'debug-logging-enabled',
     category: 'CICD-SEC-7',
     title: 'Actions debug logging forced on',
-    // The catalog says MEDIUM; GitHub's runner takes step debug only from a secret or variable of the name, so the
-    // `env:` form turns nothing of its own on (see the rule's doc): LOW.
-    severity: 'LOW',
+    severity: 'MEDIUM',
     surface: 'workflow',
     description:
       "`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set to true in an `env:` block. GitHub turns its debug logging on only from a secret or configuration variable of that name (or a re-run with debug logging), so this does not; it puts the variable in every step's environment, where a tool or action that reads it itself prints more of what it does, for every run, to logs anyone who can read the repository can read.",
@@ -25,8 +23,11 @@ export default defineWorkflowRule({
       for (const pair of envPairs(env, VARIABLES)) {
         // Forwarding the repository's own debug setting (`${{ secrets.ACTIONS_STEP_DEBUG }}`) does not force anything on.
         if (runnerFlag(pair.value) !== 'on') continue;
+        // The catalog's default is MEDIUM; GitHub's runner takes debug logging only from a secret or variable of the
+        // name, so the `env:` form turns nothing of its own on (see the rule's doc): each finding is LOW.
         context.report({
           node: pair.key,
+          severity: 'LOW',
           ...(job === undefined ? {} : { job }),
           message: `\`${keyText(pair.key)}\` is set to true in the env of ${where()}. GitHub's runner turns debug logging on only from a secret or configuration variable of that name (or a re-run with debug logging), so this does not; it reaches only the steps' environment, where a tool or action that reads the variable itself prints more on every run (LOW).`,
         });
