@@ -9,7 +9,7 @@ import { environmentApprovalComment } from './environment-comment.js';
 import { actionFailsJob, actionGatesOnlyItself, knownPermissionAction, permissionAction } from './permission-actions.js';
 import { flatMap } from '../model/arrays.js';
 import { shellBranches } from './shell-branches.js';
-import { githubScriptReturn } from './script-outputs.js';
+import { githubScriptReturn, outputLines } from './script-outputs.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -1094,7 +1094,7 @@ function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | nu
   // The run a `workflow_run` follows was a `push` (or another event only collaborators cause): its head is a
   // branch of the base repository, never a fork's.
   if (path === RUN_EVENT && literal !== undefined && MAINTAINER_EVENTS.has(literal)) return { guard: 'same-repository', fact: `run-event:${literal}` };
-  if (FORK_FLAGS.has(path) && (literal === 'false' || literal === 'true')) {
+  if ((FORK_FLAGS.has(path) || forkFlagOutput(path, context)) && (literal === 'false' || literal === 'true')) {
     return literal === 'false' ? { guard: 'same-repository', fact: '!fork' } : { guard: null, fact: 'fork' };
   }
   if (literal === undefined) return null;
@@ -1210,6 +1210,34 @@ function unreadAtom(path: string, context: AtomContext, test: OutputTest): Atom 
   const ref = first.usesRef;
   const action = `${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}@${ref.ref}`;
   return { guard: 'unread-check', fact: null, check: { action, step: first.name ?? first.id ?? String(first.index + 1) } };
+}
+
+/** A `gh` read of one pull request's fork flag: `gh pr view --json isCrossRepository --jq .isCrossRepository`, `gh api .../pulls/N --jq .head.repo.fork`. */
+const FORK_FLAG_LOOKUP = /\bgh\s+(?:pr\s+view\b[^\n]*--jq[=\s]+["']?\.isCrossRepository\b|api\s+[^\n]*\/pulls\/[^\n]*--jq[=\s]+["']?\.head\.repo\.fork\b)/;
+/** The run's own pull request's number, as the event gives it. */
+const EVENT_NUMBER = /\bgithub\.event\.(?:issue|pull_request)\.number\b|\bcontext\.issue\.number\b/;
+
+/**
+ * True for `steps.<id>.outputs.<x>` / `needs.<job>.outputs.<x>` that a `run:` step writes from a read of the run's
+ * own pull request's fork flag (`echo "IS_FORK=$(gh pr view --json isCrossRepository --jq '.isCrossRepository'
+ * "$PR_NUMBER")" >> "$GITHUB_OUTPUT"`, the number from `github.event.issue.number`): GitHub's answer, `true` or
+ * `false`, as `github.event.pull_request.head.repo.fork` gives it on a pull request event. Compared with `'false'`,
+ * it keeps forks out; the head can move between the read and the checkout, but only within the same repository.
+ */
+function forkFlagOutput(path: string, context: AtomContext): boolean {
+  const [head, id, outputs, name] = path.split('.');
+  if (id === undefined || outputs !== 'outputs' || name === undefined) return false;
+  const { steps, read } = outputProducers(head, id, name, context);
+  if (steps.length === 0 || (read !== null && read.length === 0)) return false;
+  return steps.every((step) => {
+    const script = step.run?.value;
+    if (typeof script !== 'string') return false;
+    const outputName = head === 'steps' ? name : (read ?? []).find((r) => r.id === step.id?.toLowerCase())?.name;
+    const lines = outputName === undefined ? null : outputLines(script, outputName);
+    if (lines === null || lines.length === 0 || !lines.every((l) => FORK_FLAG_LOOKUP.test(l.text))) return false;
+    const env = (step.env?.pairs ?? []).map((p) => (p.value.kind === 'scalar' ? String(p.value.value) : '')).join('\n');
+    return EVENT_NUMBER.test(`${script}\n${env}`);
+  });
 }
 
 /** The value of a job's output `name` (lower-cased) as written (`${{ steps.check.outputs.ok }}`), or null. */

@@ -1317,6 +1317,44 @@ ${shell
     }
   });
 
+  it("a job that reads the pull request's fork flag from the API and hands it on keeps forks out of the job that requires it to be false", () => {
+    const workflow = (lookup: string, test: string) => yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        is-fork:
+          if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/preview')
+          runs-on: ubuntu-latest
+          outputs:
+            IS_FORK: \${{ steps.fork.outputs.IS_FORK }}
+          steps:
+            - id: fork
+              run: echo "IS_FORK=$(gh pr view ${lookup} "$PR_NUMBER")" >> "$GITHUB_OUTPUT"
+              env:
+                GH_TOKEN: \${{ github.token }}
+                PR_NUMBER: \${{ github.event.issue.number }}
+        preview:
+          needs: is-fork
+          if: needs.is-fork.outputs.IS_FORK == '${test}'
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr checkout "$PR_NUMBER"
+              env:
+                GH_TOKEN: \${{ github.token }}
+                PR_NUMBER: \${{ github.event.issue.number }}
+            - run: yarn install && yarn build && yarn publish-previews
+              env:
+                NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+    `;
+    const gated = scanWith(RULE, workflow("--json isCrossRepository --jq '.isCrossRepository'", 'false'));
+    expect(gated.map((f) => f.severity)).toEqual(['LOW']);
+    expect(gated[0]?.description).toContain("only pull requests from branches of this repository reach it (`needs.is-fork.outputs.IS_FORK == 'false'`)");
+    // The flag required true selects forks; another field of the answer is no fork flag.
+    expect(scanWith(RULE, workflow("--json isCrossRepository --jq '.isCrossRepository'", 'true')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow("--json isDraft --jq '.isDraft'", 'false')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('does not report a branch name checked out without the head repository: that is the base repository\'s branch', () => {
     const workflow = (checkout: string, lookup = 'headRefName') => yaml`
       on:
