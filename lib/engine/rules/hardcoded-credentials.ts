@@ -271,6 +271,29 @@ function throwawayResource(steps: readonly Step[], services: YMap | undefined): 
 /** No throwaway resource. */
 const NO_THROWAWAY = (): string | null => null;
 
+/** Shell words that only print, test or end a script: a step of nothing but these reads no variable it does not name. */
+const INERT_COMMANDS = /^(?:echo|printf|exit|true|false|:|\[|test|if|then|else|fi)$/;
+
+/**
+ * Whether a job may read a workflow-level `env:` value: a call of a reusable workflow gets none (the workflow's
+ * `env:` does not reach the called workflow); a job that names the variable does; so does any job with a step that
+ * runs more than printing, testing and exiting (a script, a build or an action may read its environment). A job
+ * that only reports its needs' results (`run: echo "Tests passed"`) does not.
+ */
+function couldRead(job: Job, name: string): boolean {
+  if (job.uses !== undefined) return false;
+  const mention = new RegExp(`\\b${name.replace(/[^\w]/g, '')}\\b`);
+  if (job.workflow.file.text.slice(job.node.start, job.node.end).match(mention) !== null) return true;
+  return !job.steps.every((step) => {
+    const script = step.run?.value;
+    if (step.uses !== undefined || typeof script !== 'string') return false;
+    return script.split(/[\n;&|]+/).every((part) => {
+      const word = part.trim().split(/\s+/)[0] ?? '';
+      return word === '' || word.startsWith('#') || INERT_COMMANDS.test(word);
+    });
+  });
+}
+
 /** `f`'s answer, computed on the first call and kept. */
 function lazily<T>(f: () => T): () => T {
   let done = false;
@@ -290,9 +313,9 @@ function lazily<T>(f: () => T): () => T {
  * starts, a test VM) protects a resource that lives only as long as the run: LOW. A password otherwise: MEDIUM,
  * since nothing in the file says it opens something that outlives the run (a token or key name does).
  */
-function nameSeverity(name: string, throwawayOf: () => string | null): { severity?: 'LOW' | 'MEDIUM'; why: string } {
+function nameSeverity(name: string, throwawayOf: (name: string) => string | null): { severity?: 'LOW' | 'MEDIUM'; why: string } {
   if (PROVIDER_SHAPES.some((p) => p.name.test(name))) return { why: '' };
-  const throwaway = throwawayOf();
+  const throwaway = throwawayOf(name);
   if (throwaway !== null)
     return { severity: 'LOW', why: ` LOW: the job creates what it protects (${throwaway}), a throwaway resource that lives only as long as the run; still, use a secret or a generated value` };
   if (PASSWORD_NAME.test(name))
@@ -382,7 +405,7 @@ export default defineWorkflowRule({
       where: () => string,
       job: Job | null,
       skip: Set<number>,
-      throwaway: () => string | null,
+      throwaway: (name: string) => string | null,
       step?: Step,
       anyName = false,
     ) => {
@@ -451,10 +474,12 @@ export default defineWorkflowRule({
         // Read only for a value that looks like a credential (few files have one).
         const throwaways = new Map(workflow.jobs.map((job) => [job, lazily(() => throwawayResource(job.steps, job.services))] as const));
         // A workflow-wide value is throwaway when every job that could read it creates what it protects.
-        const workflowThrowaway = lazily(() => {
-          const everyJob = [...throwaways.values()].map((t) => t());
-          return everyJob.length > 0 && everyJob.every((t) => t !== null) ? everyJob[0]! : null;
-        });
+        const workflowThrowaway = (name: string): string | null => {
+          const readers = workflow.jobs.filter((job) => couldRead(job, name));
+          const everyJob = readers.map((job) => (throwaways.get(job) ?? NO_THROWAWAY)());
+          if (everyJob.length === 0 || !everyJob.every((t) => t !== null)) return null;
+          return readers.length === 1 ? `${everyJob[0]!}, in job \`${readers[0]!.id}\`` : `${everyJob[0]!}, in job \`${readers[0]!.id}\`, and each of the ${readers.length - 1} other jobs that read it creates its own`;
+        };
         checkMapping(workflow.env, () => 'the workflow `env:`', null, reported, workflowThrowaway);
         for (const job of workflow.jobs) {
           const throwaway = throwaways.get(job) ?? NO_THROWAWAY;

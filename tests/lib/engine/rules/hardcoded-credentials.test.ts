@@ -468,6 +468,29 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, text('make deploy')))).toEqual(['3:16 MEDIUM']);
   });
 
+  it('leaves out, for a workflow-wide value, the jobs that cannot read it: one that only reports its needs, a reusable workflow call', () => {
+    const text = (last: string) =>
+      yaml`
+        on: push
+        env:
+          APP_SECRET: tC6vkwPhcppjMykD1r0n9NlI95uJMBYj
+        jobs:
+          test:
+            runs-on: ubuntu-latest
+            services: { db: { image: postgres:16 } }
+            steps: [{ run: './register.sh "$APP_SECRET" localhost' }]
+      ` + `\n  ${last}\n`;
+    const reporter = 'done:\n    needs: test\n    runs-on: ubuntu-latest\n    steps: [{ run: echo "Tests passed" }]';
+    const call = 'docs:\n    uses: ./.github/workflows/docs.yml';
+    for (const last of [reporter, call]) {
+      const [found] = scanWith(RULE, text(last));
+      expect(found?.severity, last).toBe('LOW');
+      expect(found?.description, last).toContain("the job's service container `db`, in job `test`");
+    }
+    // A job that runs anything more (a script that may read its environment) may read it: not throwaway.
+    expect(scanWith(RULE, text('deploy:\n    runs-on: ubuntu-latest\n    steps: [{ run: ./deploy.sh }]')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('lowers a registry password that is a placeholder or the service container\'s own password', () => {
     const findings = scanWith(RULE, yaml`
       on: push
