@@ -177,10 +177,11 @@ const OPAQUE_ASSIGNMENT =
  * `LANG=$(awk ... <<< "$BODY" | tr -d '[:space:]')`, `FIRST=$(grep x file | head -n 1)`: a variable assigned the output of
  * a command substitution whose last command deletes every newline (`tr -d` of a set with `\n`, `[:space:]` or
  * `[:cntrl:]`, `tr '\n' ...`) or keeps one line (`head -n 1`; the substitution drops the line's own trailing
- * newline). Whatever text fed it, the value holds no newline.
+ * newline), followed by nothing but commands that work within a line (`sed 's/,$//'` with no `\n` in it, `cut`).
+ * Whatever text fed it, the value holds no newline.
  */
 const SINGLE_LINE_ASSIGNMENT =
-  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\((?:[^()]|\([^()]*\))*\|\s*(?:tr\s+(?:-d|--delete)\s+(?:'[^'\n]*(?:\\n|\[:space:\]|\[:cntrl:\])[^'\n]*'|"[^"\n]*(?:\\n|\[:space:\]|\[:cntrl:\])[^"\n]*")|tr\s+(?:-s\s+)?(['"])\\n\1\s+(?:'[^'\n]*'|"[^"\n]*"|\S+)|head\s+(?:-n\s*1|-1|--lines=1))\s*\)["']?\s*(?:[;&|#].*)?$/;
+  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\((?:[^()]|\([^()]*\))*\|\s*(?:tr\s+(?:-d|--delete)\s+(?:'[^'\n]*(?:\\n|\[:space:\]|\[:cntrl:\])[^'\n]*'|"[^"\n]*(?:\\n|\[:space:\]|\[:cntrl:\])[^"\n]*")|tr\s+(?:-s\s+)?(['"])\\n\1\s+(?:'[^'\n]*'|"[^"\n]*"|\S+)|head\s+(?:-n\s*1|-1|--lines=1))(?:\s*\|\s*(?:sed\s+(?:-[Er]\s+)?'s(?:[^'\\\n]|\\[^n\n])*'|cut\s+[^|()\n]*))*\s*\)["']?\s*(?:[;&|#].*)?$/;
 
 /** True for a line that assigns a variable a value that holds no newline (see `SINGLE_LINE_ASSIGNMENT`). */
 export function singleLineAssignment(line: string): boolean {

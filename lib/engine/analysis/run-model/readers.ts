@@ -105,7 +105,8 @@ function commandUse(text: string, depth = 0): { unknown: string | null; does: st
   if (list.length > 0 && /^[^=(]*\)$/.test(list[0] as string)) list.shift();
   if (list.length === 0 || CLOSERS.has(list[0] as string)) return { unknown: null, does };
   const program = commandName(list.join(' '));
-  if (program === null) return { unknown: null, does };
+  // An operand of a test split at its `&&` (`[[ "$A" == x && -n "$B" ]]`): an option or a closing bracket is no program.
+  if (program === null || program.startsWith('-') || program === ']]' || program === ']') return { unknown: null, does };
   // `find . -exec {} \;` runs what it finds.
   if (program === 'find' && list.some((w) => w === '-exec' || w === '-execdir' || w === '-ok' || w === '-okdir')) return { unknown: '`find -exec`', does };
   if (QUIET.has(program)) return { unknown: null, does };
@@ -146,6 +147,17 @@ function packageRequire(script: string): string | null {
   return null;
 }
 
+/**
+ * Actions that read settings from the checkout which send the job's credential elsewhere: SonarQube's scanner reads
+ * `sonar-project.properties` from its base directory, and `sonar.host.url` there names the server it authenticates
+ * to with `SONAR_TOKEN` (https://docs.sonarsource.com/sonarqube-server/analyzing-source-code/scanners/sonarscanner/,
+ * "Configuring your project"; the action passes no host unless `SONAR_HOST_URL` is set).
+ */
+const CONFIG_READERS: ReadonlyMap<string, string> = new Map([
+  ['sonarsource/sonarqube-scan-action', '(it reads `sonar-project.properties` from the workspace, where `sonar.host.url` can send its token to another server)'],
+  ['sonarsource/sonarcloud-github-action', '(it reads `sonar-project.properties` from the workspace, where `sonar.host.url` can send its token to another server)'],
+]);
+
 /** What one step amounts to (a local composite action's own steps are read separately, as called steps). */
 function stepUse(step: Step, ownership: (ref: UsesRef) => Ownership, repository: RepositoryModel): { unknown: string | null; does: string[] } {
   const ref = step.usesRef;
@@ -159,6 +171,10 @@ function stepUse(step: Step, ownership: (ref: UsesRef) => Ownership, repository:
       const outside = packageRequire(getText(step.with, 'script') ?? '');
       if (outside !== null) return { unknown: `\`require('${outside}')\` in actions/github-script, which resolves packages from its working directory's \`node_modules\``, does: [] };
     }
+    // A scanner that takes its server from the checkout's configuration hands that server the job's token, whoever
+    // wrote the action and however it is pinned.
+    const reader = CONFIG_READERS.get(ref.slug);
+    if (reader !== undefined) return { unknown: `\`${name}\` ${reader}`, does: [] };
     if (ownership(ref) !== 'third-party' || isFullSha(ref.ref)) return { unknown: null, does: [name] };
     return { unknown: `third-party action \`${name}@${ref.ref}\``, does: [] };
   }

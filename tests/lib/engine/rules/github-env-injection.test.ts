@@ -308,12 +308,18 @@ describe(RULE, () => {
       `language=$(echo "$BODY" | tr -d '\\r\\n')`,
       `language="$(grep -m1 Language <<< "$BODY" | head -n 1)"`,
       `language=$(echo "$BODY" | tr '\\n' ' ')`,
+      // Then commands that work within the one line left: a substitution with no newline in it, a `cut`.
+      `language=$(echo "$BODY" | tr '\\n' ',' | sed 's/,$//')`,
+      `language=$(echo "$BODY" | tr -d '\\n' | cut -c1-40)`,
     ]) {
       expect(scanWith(RULE, workflow(assign)), assign).toEqual([]);
     }
     // Taking out other characters, or keeping more lines, leaves the newline in: HIGH.
     expect(positions(scanWith(RULE, workflow(`language=$(echo "$BODY" | tr -d ' ')`)))).toEqual(['13:11 HIGH']);
     expect(positions(scanWith(RULE, workflow(`language=$(echo "$BODY" | head -n 2)`)))).toEqual(['13:11 HIGH']);
+    // A `sed` that writes a newline back, or any other command after the `tr`, may put one back: HIGH.
+    expect(positions(scanWith(RULE, workflow(`language=$(echo "$BODY" | tr '\\n' ',' | sed 's/,/\\n/g')`)))).toEqual(['13:11 HIGH']);
+    expect(positions(scanWith(RULE, workflow(`language=$(echo "$BODY" | tr '\\n' ',' | awk '{print}')`)))).toEqual(['13:11 HIGH']);
   });
 
   it('does not report a branch name written to the file: it cannot hold the newline that would define another variable', () => {

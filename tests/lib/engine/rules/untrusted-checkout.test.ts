@@ -110,6 +110,34 @@ jobs:
     expect(positions(scanWith(RULE, aside('- run: |\n          cd "$GITHUB_WORKSPACE/upstream" || exit 1\n          cd ../pr\n          npx markdown-table-formatter .')))).toEqual(['8:23 MEDIUM']);
   });
 
+  it("a test's operands split at `&&` run nothing; a code scanner that takes its server from the checkout's settings, pinned or not, may hand them its token", () => {
+    const workflow = (later: string) => `on:
+  workflow_run:
+    workflows: [CI]
+    types: [completed]
+permissions:
+  contents: read
+jobs:
+  scan:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.workflow_run.head_sha }}
+      - uses: dawidd6/action-download-artifact@2536c51d3d126276eb39f74d6bc9c72ac6ef30d3
+        with:
+          run_id: \${{ github.event.workflow_run.id }}
+          pattern: coverage*
+      ${later}
+`;
+    expect(scanWith(RULE, workflow('- run: if [[ "$EVENT" == "pull_request" && -n "${PR:-}" ]]; then echo "pr=$PR"; fi'))).toEqual([]);
+    const sonar = scanWith(RULE, workflow('- uses: SonarSource/sonarqube-scan-action@a31c9398be7ace6bbfaf30c0bd5d415f843d45e9\n        env:\n          SONAR_TOKEN: ${{ secrets.SONAR_TOKEN }}'));
+    expect(positions(sonar)).toEqual(['13:16 MEDIUM']);
+    expect(sonar[0]?.description).toContain('runs `sonarsource/sonarqube-scan-action` (it reads `sonar-project.properties` from the workspace, where `sonar.host.url` can send its token to another server)');
+    // Another action pinned to a commit reads no settings that hand anything out.
+    expect(scanWith(RULE, workflow('- uses: some-org/report-action@0123456789abcdef0123456789abcdef01234567\n        env:\n          REPORT_TOKEN: ${{ secrets.REPORT_TOKEN }}'))).toEqual([]);
+  });
+
   it('counts a registry tool that loads its configuration as code (`npx prettier`, `pnpm dlx eslint`) as running the checkout', () => {
     const workflow = (checkout: string, later: string) => `on: pull_request_target
 permissions:
