@@ -170,11 +170,21 @@ const PERMISSIONS_BY_NAME: ReadonlyMap<string, ActionPermissions> = new Map(Obje
 type ScopeCondition = NonNullable<ActionPermissions['when']>[number];
 
 /**
+ * Whether an input's value may match: as written, or, for an expression (`${{ cond && 'on-failure' || 'never' }}`),
+ * one of the quoted strings it may give; an expression with none may give anything.
+ */
+function mayMatch(pattern: RegExp, value: string): boolean {
+  if (pattern.test(value.trim()) || !value.includes('${{')) return pattern.test(value.trim());
+  const literals = [...value.matchAll(/'((?:[^']|'')*)'/g)].map((m) => (m[1] ?? '').replace(/''/g, "'"));
+  return literals.length === 0 || literals.some((l) => pattern.test(l.trim()));
+}
+
+/**
  * Whether a `when` condition holds for a step: `value` the input's text (null when not given), `triggers` the
  * names of its workflow's triggers (null when not known: a composite action's step), `ref` the `@ref` it uses.
  */
 export function conditionHolds(condition: ScopeCondition, value: string | null, triggers: ReadonlySet<string> | null, ref: string): boolean {
-  const applies = condition.absent === true ? value === null : value !== null && (condition.matches === undefined || condition.matches.test(value.trim()));
+  const applies = condition.absent === true ? value === null : value !== null && (condition.matches === undefined || mayMatch(condition.matches, value));
   const onEvent = condition.events === undefined || triggers === null || condition.events.some((e) => triggers.has(e));
   return applies && onEvent && (condition.refs === undefined || condition.refs.test(ref));
 }

@@ -308,6 +308,24 @@ ${input}
     `;
     expect(scanWith(RULE, title('true'))).toEqual([]);
     expect(scanWith(RULE, title('false')).map((f) => f.description).join()).toContain('statuses');
+
+    // An input given by an expression counts when a string it may give matches (or it names none).
+    const review = (value: string) => yaml`
+      on: pull_request
+      jobs:
+        review:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+            pull-requests: write
+          steps:
+            - uses: actions/dependency-review-action@v4
+              with:
+                comment-summary-in-pr: ${value}
+    `;
+    expect(scanWith(RULE, review("${{ github.repository_owner == 'acme' && 'on-failure' || 'never' }}"))).toEqual([]);
+    expect(scanWith(RULE, review('${{ inputs.comment }}'))).toEqual([]);
+    expect(positions(scanWith(RULE, review("${{ github.repository_owner == 'acme' && 'never' || 'never' }}")))).toEqual(['7:7 LOW']);
   });
 
   it("counts codecov-action's `use_oidc` (true, or an expression that may be) as a use of `id-token: write`", () => {
