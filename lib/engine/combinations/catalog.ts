@@ -564,12 +564,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
         rule_id: 'cache-poisoning',
         when: { facts: ['cache:by-hand'] },
         advice:
-          "Do not restore caches in release and publishing workflows: remove `actions/cache` and the `cache:` input of `setup-*` actions there, and build releases from a clean state. The job that runs the outsider's code saves no cache the release restores, so taking caching out of that job does not break the chain: code running there writes the entry by hand through the runner's cache token, and the release takes it the first time its key has no entry (a new lockfile or cache key) or once the legitimate entry is evicted.",
+          "Do not restore caches in release and publishing workflows: remove `actions/cache` and the `cache:` input of `setup-*` actions there (turn off the caches `setup-go` and `setup-uv` keep by default: `cache: false`, `enable-cache: false`), drop `cache-from: type=gha` from `docker/build-push-action`, and build releases from a clean state. The job that runs the outsider's code saves no cache the release restores, so taking caching out of that job does not break the chain: code running there writes the entry by hand through the runner's cache token, and the release takes it the first time its key has no entry (a new lockfile or cache key) or once the legitimate entry is evicted.",
       },
       {
         rule_id: 'cache-poisoning',
         advice:
-          'Do not restore caches in release and publishing workflows: remove `actions/cache` and the `cache:` input of `setup-*` actions there, and build releases from a clean state.',
+          'Do not restore caches in release and publishing workflows: remove `actions/cache` and the `cache:` input of `setup-*` actions there (turn off the caches `setup-go` and `setup-uv` keep by default: `cache: false`, `enable-cache: false`), drop `cache-from: type=gha` from `docker/build-push-action`, and build releases from a clean state.',
       },
     ],
     impact:

@@ -137,6 +137,13 @@ describe('combination catalog', () => {
     ]);
   });
 
+  it("names, in cache-poisoning-release's fix, every kind of cache restore the rule reports: actions/cache, setup-* inputs and defaults, BuildKit's gha cache", () => {
+    for (const advice of combinationKind('cache-poisoning-release')?.break_chain.map((b) => b.advice) ?? []) {
+      for (const form of ['`actions/cache`', 'the `cache:` input of `setup-*`', '`setup-go`', '`enable-cache: false`', '`cache-from: type=gha`']) expect(advice).toContain(form);
+    }
+    expect(combinationKind('cache-poisoning-release')?.break_chain.length).toBe(2);
+  });
+
   it('is ordered by severity, then id', () => {
     const sorted = [...COMBINATION_KINDS].sort((a, b) => (a.severity === b.severity ? (a.id < b.id ? -1 : 1) : a.severity === 'CRITICAL' ? -1 : 1));
     expect(COMBINATION_KINDS.map((k) => k.id)).toEqual(sorted.map((k) => k.id));
