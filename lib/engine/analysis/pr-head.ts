@@ -33,11 +33,12 @@ export interface PrHeadTriggers {
 
 export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel): PrHeadTriggers {
   const privileged = privilegedTriggers(workflow).map((t) => t.name);
-  // A reusable workflow runs on its callers' events: their privileged triggers are its own.
+  // A reusable workflow runs on its callers' events: their privileged triggers are its own, and through a caller that
+  // is itself called, its callers' (`chainTriggers`).
   if (privileged.length === 0 && workflow.triggers.some((t) => t.name === 'workflow_call')) {
     for (const caller of localCallers(workflow)) {
       if (caller.workflow === workflow) continue;
-      for (const name of privilegedTriggers(caller.workflow).map((t) => t.name)) if (!privileged.includes(name)) privileged.push(name);
+      for (const name of chainTriggers(caller.workflow)) if (!privileged.includes(name)) privileged.push(name);
     }
   }
   return {
@@ -110,11 +111,39 @@ interface Scope {
   textOnly?: boolean;
 }
 
-/** Local callers of a reusable workflow, recorded per scan by `findPullRequestCheckouts` (which knows the repository). */
+/**
+ * Local callers of a reusable workflow (the repository model's `callerJobs`), per scan: read on demand, so a value
+ * followed through two calls (`inputs.commit-hash` of a workflow that `ci.yml` calls with its own
+ * `inputs.commit-hash`) reaches the outer callers whichever workflow was analysed first.
+ */
 const callersByWorkflow = new ScanCache<Workflow, readonly Job[]>();
 
 function callersOf(workflow: Workflow): readonly Job[] {
-  return callersByWorkflow.get(workflow) ?? [];
+  let found = callersByWorkflow.get(workflow);
+  if (found === undefined) {
+    found = localCallers(workflow);
+    callersByWorkflow.set(workflow, found);
+  }
+  return found;
+}
+
+/** How many calls deep a reusable workflow's callers are followed (GitHub allows ten levels; repositories rarely use three). */
+const MAX_CALL_DEPTH = 4;
+
+/**
+ * The privileged triggers a workflow runs on: its own, or, for a reusable workflow with none, those of the workflows
+ * that call it, a few calls deep. A value a caller passes counts only through a caller that has some
+ * (`fromNode`'s inputs): a push-only workflow's call of the same reusable workflow brings no pull request's code.
+ */
+function chainTriggers(workflow: Workflow, depth = 0, seen: Set<Workflow> = new Set()): string[] {
+  const own = privilegedTriggers(workflow).map((t) => t.name);
+  if (own.length > 0 || depth >= MAX_CALL_DEPTH || seen.has(workflow) || !workflow.triggers.some((t) => t.name === 'workflow_call')) return own;
+  seen.add(workflow);
+  const names: string[] = [];
+  for (const caller of localCallers(workflow)) {
+    for (const name of chainTriggers(caller.workflow, depth + 1, seen)) if (!names.includes(name)) names.push(name);
+  }
+  return names;
 }
 
 /**
@@ -219,8 +248,10 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     return found === null ? null : `${dotted} <- ${found}`;
   }
   if (head === 'inputs' && a !== undefined && scope.textOnly !== true && scope.workflow.triggers.some((t) => t.name === 'workflow_call')) {
-    // An input of a reusable workflow is what its callers pass in `with:`, read in the caller's scope.
+    // An input of a reusable workflow is what its callers pass in `with:`, read in the caller's scope; only a caller
+    // that runs on a privileged trigger (itself or through its own callers) brings a pull request's head.
     for (const caller of callersOf(scope.workflow)) {
+      if (chainTriggers(caller.workflow).length === 0) continue;
       const value = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === a)?.value;
       if (value === undefined) continue;
       const found = fromNode(value, { workflow: caller.workflow, job: caller, step: null }, triggers, depth + 1);

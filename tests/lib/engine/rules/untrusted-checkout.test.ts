@@ -1383,6 +1383,57 @@ ${shell
     expect(scanWith(RULE, workflow("--json isDraft --jq '.isDraft'", 'false')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
+  it("follows a pull request's head through two calls of reusable workflows, and only through callers that run on a privileged trigger", () => {
+    const inner = yaml`
+      on:
+        workflow_call:
+          inputs:
+            sha: { type: string, required: true }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ inputs.sha }}
+            - run: make build
+              env:
+                REGISTRY_TOKEN: \${{ secrets.REGISTRY_TOKEN }}
+    `;
+    const mid = yaml`
+      on:
+        workflow_call:
+          inputs:
+            sha: { type: string, required: true }
+      jobs:
+        inner:
+          uses: ./.github/workflows/inner.yml
+          with:
+            sha: \${{ inputs.sha }}
+          secrets: inherit
+    `;
+    const outer = (on: string, sha: string) => yaml`
+      on: ${on}
+      jobs:
+        ci:
+          uses: ./.github/workflows/mid.yml
+          with:
+            sha: ${sha}
+          secrets: inherit
+    `;
+    const files = (callers: { path: string; text: string }[]) => [{ path: '.github/workflows/inner.yml', text: inner }, { path: '.github/workflows/mid.yml', text: mid }, ...callers];
+    const found = scanWith(RULE, files([{ path: '.github/workflows/pr.yml', text: outer('pull_request_target', '${{ github.event.pull_request.head.sha }}') }])).filter((f) => f.file === '.github/workflows/inner.yml');
+    expect(found.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(found[0]?.description).toContain('from `inputs.sha <- inputs.sha <- github.event.pull_request.head.sha`');
+    // A dispatch-only caller that names a pull request's head, beside a privileged caller that passes a fixed branch:
+    // the head comes through no privileged run.
+    const mixed = files([
+      { path: '.github/workflows/bench.yml', text: outer('workflow_dispatch', "${{ format('refs/pull/{0}/head', github.run_number) }}") },
+      { path: '.github/workflows/pr.yml', text: outer('pull_request_target', 'main') },
+    ]);
+    expect(scanWith(RULE, mixed).filter((f) => f.file === '.github/workflows/inner.yml')).toEqual([]);
+  });
+
   it('does not report a branch name checked out without the head repository: that is the base repository\'s branch', () => {
     const workflow = (checkout: string, lookup = 'headRefName') => yaml`
       on:
