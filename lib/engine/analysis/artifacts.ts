@@ -4,7 +4,7 @@ import { followedWorkflows, runsOnPullRequests } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { fetchesArtifactArchive, fetchOf } from './remote-fetch.js';
-import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
+import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, plainCopy, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { forwardedInput, inputAtCaller } from './action-inputs.js';
 import { get, getText, keyText, scalarText, type YMap, type YNode, type YPair } from '../yaml/model.js';
@@ -1237,13 +1237,6 @@ function readVariables(script: string): string[] {
     }
   }
   return names;
-}
-
-/** `TO="$FROM"`, `TO=$FROM`, `export TO="${FROM}"`: a line that only copies one variable into another. */
-function plainCopy(text: string): { to: string; from: string } | null {
-  const match = /^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=(["']?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\2\s*$/.exec(text);
-  if (match === null || match[2] === "'") return null;
-  return { to: match[1] as string, from: (match[3] ?? match[4]) as string };
 }
 
 interface Tainted {

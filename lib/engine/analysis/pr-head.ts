@@ -135,13 +135,24 @@ const MAX_CALL_DEPTH = 4;
  * that call it, a few calls deep. A value a caller passes counts only through a caller that has some
  * (`fromNode`'s inputs): a push-only workflow's call of the same reusable workflow brings no pull request's code.
  */
-function chainTriggers(workflow: Workflow, depth = 0, seen: Set<Workflow> = new Set()): string[] {
+const chainTriggersCache = new ScanCache<Workflow, readonly string[]>();
+
+function chainTriggers(workflow: Workflow): readonly string[] {
+  let found = chainTriggersCache.get(workflow);
+  if (found === undefined) {
+    found = callChainTriggers(workflow);
+    chainTriggersCache.set(workflow, found);
+  }
+  return found;
+}
+
+function callChainTriggers(workflow: Workflow, depth = 0, seen: Set<Workflow> = new Set()): string[] {
   const own = privilegedTriggers(workflow).map((t) => t.name);
   if (own.length > 0 || depth >= MAX_CALL_DEPTH || seen.has(workflow) || !workflow.triggers.some((t) => t.name === 'workflow_call')) return own;
   seen.add(workflow);
   const names: string[] = [];
   for (const caller of localCallers(workflow)) {
-    for (const name of chainTriggers(caller.workflow, depth + 1, seen)) if (!names.includes(name)) names.push(name);
+    for (const name of callChainTriggers(caller.workflow, depth + 1, seen)) if (!names.includes(name)) names.push(name);
   }
   return names;
 }

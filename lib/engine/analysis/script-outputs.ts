@@ -193,6 +193,20 @@ export function opaqueAssignment(line: string): boolean {
   return OPAQUE_ASSIGNMENT.test(line) && (line.match(/\$\(/g) ?? []).length === 1;
 }
 
+/**
+ * `V="$INPUT"`, `V=${INPUT}` (after `export`, `local`, `readonly` or `declare`): a plain copy of one variable into
+ * another, alone on its line or before a `;` or a comment. Global and multi-line, for `matchAll` over a script.
+ */
+export const PLAIN_COPY = /^[ \t]*(?:(?:export|local|readonly|declare)[ \t]+)?([A-Za-z_]\w*)=("?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\2[ \t]*(?:$|[;#])/gm;
+const PLAIN_COPY_LINE = new RegExp(PLAIN_COPY.source);
+
+/** A line that is nothing but a plain copy (`PLAIN_COPY`, with nothing after it): the copy and its source. */
+export function plainCopy(line: string): { to: string; from: string } | null {
+  const match = PLAIN_COPY_LINE.exec(line.trim());
+  if (match === null || match[0].trimEnd().length !== line.trim().length) return null;
+  return { to: match[1] as string, from: (match[3] ?? match[4]) as string };
+}
+
 /** A GitHub CLI read whose answer is GitHub's JSON: `gh api`, `gh pr|issue|run|release view|list`. */
 const GH_READ = /^\s*gh\s+(?:api|(?:pr|issue|run|release)\s+(?:view|list))\s/;
 /** Fields of GitHub's answers that hold an identifier, a SHA, a number, a state or a date: no text anyone writes. */

@@ -33,7 +33,7 @@ import { ScanCache } from '../model/scan-cache.js';
 import { conditionExpression, expressionsOf } from '../expressions/extract.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, parseExpression, Unary, type Expr } from '../expressions/parse.js';
 import { get, keyText, type YMap, type YNode } from '../yaml/model.js';
-import { githubScriptChecks, validatedVariables } from './script-outputs.js';
+import { githubScriptChecks, PLAIN_COPY, validatedVariables } from './script-outputs.js';
 import { expressionScalarsInFile } from './file-scalars.js';
 import { stepShell } from './step-shell.js';
 
@@ -176,9 +176,6 @@ function withPlaceholders(file: Step['owner']['file'], run: NonNullable<Step['ru
   return { script: from === 0 ? text : script + text.slice(from), placeholders };
 }
 
-/** `V="$INPUT"` (or `V=${INPUT}`): a plain copy of one variable into another. */
-const COPY = /^[ \t]*(?:(?:export|local|readonly|declare)[ \t]+)?([A-Za-z_]\w*)=("?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\2[ \t]*(?:$|[;#])/gm;
-
 /**
  * Adds to `validated` the variables a checked one is a plain copy of (`VS="$VERSION_SPECIFIER"`, then
  * `[[ "$VS" =~ ^v[0-9.]+$ ]] || exit 1`): the step fails unless the source holds the checked shape too. Only a
@@ -186,7 +183,7 @@ const COPY = /^[ \t]*(?:(?:export|local|readonly|declare)[ \t]+)?([A-Za-z_]\w*)=
  */
 function addCopies(script: string, validated: Set<string>): Map<string, string> {
   const copies = new Map<string, string>();
-  for (const match of script.matchAll(COPY)) {
+  for (const match of script.matchAll(PLAIN_COPY)) {
     const name = match[1] ?? '';
     const source = match[3] ?? match[4] ?? '';
     if (!validated.has(name) || validated.has(source) || source === name) continue;
