@@ -10,7 +10,7 @@ import { forwardedInput, inputAtCaller } from './action-inputs.js';
 import { get, getText, keyText, scalarText, type YMap, type YNode, type YPair } from '../yaml/model.js';
 import { ScanCache, ScanMemo } from '../model/scan-cache.js';
 import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, scriptDoesMore, stepNotice, type Notice } from './notices.js';
-import { isFullSha } from '../model/uses.js';
+import { isCheckoutAction, isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
 import { flatMap } from '../model/arrays.js';
 import { calledLocalWorkflow } from './callers.js';
@@ -960,7 +960,7 @@ const HEAD_WORDS = /head_ref|head\.(?:sha|ref|repo)|head_sha|head_branch|head_re
  * its `env:` names a pull request's head (`HEAD_WORDS`).
  */
 function bringsOutsiderCode(step: Step, reusable: boolean): boolean {
-  if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
+  if (isCheckoutAction(step.usesRef)) {
     for (const input of ['ref', 'repository']) {
       const value = getText(step.with, input);
       if (value === null) continue;
@@ -1555,7 +1555,7 @@ function splitEnvArguments(step: Step, refs: readonly string[], context: UseCont
 
 /** `actions/checkout` given the value only in `repository:` or `ref:` (not in its `if:` or another input). */
 function checkoutOnly(step: Step, refs: readonly string[]): boolean {
-  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') return false;
+  if (!isCheckoutAction(step.usesRef)) return false;
   const mentions = (node: YNode | undefined) => texts(node).some((t) => refs.some((r) => t.includes(r)));
   if (mentions(step.if)) return false;
   return (step.with?.pairs ?? []).every((p) => ['repository', 'ref'].includes(keyText(p.key).toLowerCase()) || !mentions(p.value));

@@ -39,6 +39,7 @@ import type { SelfDispatch } from './pr-dispatch.js';
 import { validatedVariables } from './script-outputs.js';
 import { variableUses } from './shell-vars.js';
 import { normalizePath, validatedBefore } from './validation.js';
+import { isCheckoutAction } from '../model/uses.js';
 
 /** What a dispatch sends that an outsider chooses. */
 export interface SentInputs {
@@ -624,7 +625,7 @@ class Reader {
           else if (checked !== null) this.add(carrier.input, null, `is expanded into the script of ${label} ${at}, but ${checked}`);
           else this.add(carrier.input, 0, `is expanded into the ${key === 'run' ? 'script' : `\`${name}\` code`} of ${label} ${at}`);
         } else if (key === 'with') {
-          if (slug === 'actions/checkout' && /^(?:ref|repository)$/i.test(name)) this.add(carrier.input, 0, `is the \`${name}\` ${label} checks out ${at}`, true, step);
+          if (isCheckoutAction(step.usesRef) && /^(?:ref|repository)$/i.test(name)) this.add(carrier.input, 0, `is the \`${name}\` ${label} checks out ${at}`, true, step);
           else if (publishes && !carrier.typed && validatedBefore(step, paths) === null) this.add(carrier.input, 1, `is input \`${name}\` of the publish of ${label} ${at}`);
           else if (slug !== null && /^(?:actions|github)\//.test(slug)) this.add(carrier.input, null, `is input \`${name}\` of GitHub's own \`${slug}\` in ${label} ${at}`);
           else if (NUMBER_KEY.test(name)) this.add(carrier.input, null, `is the \`${name}\` ${label} hands to the API ${at}`);

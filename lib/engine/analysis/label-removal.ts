@@ -40,6 +40,7 @@ import type { Job, Step } from '../model/workflow.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { getText, scalarText } from '../yaml/model.js';
 import { dependentJobs } from './validation.js';
+import { isCheckoutAction } from '../model/uses.js';
 
 /** The event's own label, by which a run started by labelling removes the label that started it. */
 const EVENT_LABEL = /^\$\{\{\s*github\.event\.label\.name\s*\}\}$|^context\.payload\.label\.name$|^github\.event\.label\.name$/;
@@ -184,7 +185,7 @@ const FETCHES = /\bgit\s+(?:fetch|checkout|clone|switch|pull|worktree)\b|\bgh\s+
 function checksOutNothing(job: Job): boolean {
   return job.steps.every((step) => {
     const ref = step.usesRef;
-    if (ref?.kind === 'local' || (ref?.kind === 'repository' && ref.slug === 'actions/checkout')) return false;
+    if (ref?.kind === 'local' || isCheckoutAction(ref)) return false;
     return typeof step.run?.value !== 'string' || !FETCHES.test(step.run.value);
   });
 }

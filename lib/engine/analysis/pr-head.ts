@@ -18,6 +18,7 @@ import { localCallers } from './callers.js';
 import { legsOf, occasionsOfSet, overlap } from './run-model/conditions.js';
 import { reachOf } from './run-model/reach.js';
 import { flatMap } from '../model/arrays.js';
+import { isCheckoutAction } from '../model/uses.js';
 
 /** What makes the head of a pull request reachable, and dangerous, in a workflow. */
 export interface PrHeadTriggers {
@@ -333,7 +334,7 @@ function workspaceCheckoutBefore(producer: Step): Step | undefined {
   if (job === null || get(producer.node, 'working-directory') !== undefined) return undefined;
   for (let i = producer.index - 1; i >= 0; i--) {
     const step = job.steps[i];
-    if (step === undefined || step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') continue;
+    if (step === undefined || !isCheckoutAction(step.usesRef)) continue;
     const path = getText(step.with, 'path');
     return path === null || path.trim() === '' || path.trim() === '.' ? step : undefined;
   }
@@ -577,7 +578,7 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
 
 /** The `with:` inputs of an `actions/checkout` step that may point at pull request code. */
 export function checkoutInputs(step: Step): { name: string; node: YScalar }[] {
-  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') return [];
+  if (!isCheckoutAction(step.usesRef)) return [];
   const result: { name: string; node: YScalar }[] = [];
   for (const name of ['ref', 'repository']) {
     const node = step.with?.pairs.find((p) => keyText(p.key) === name)?.value;

@@ -23,6 +23,7 @@ import { visibleEnv } from './step-env.js';
 import { stepExecutions } from './run-model/execution.js';
 import { checkoutPersists } from './run-model/workspace.js';
 import { actionPermissions } from '../data/permissions.js';
+import { isCheckoutAction } from '../model/uses.js';
 
 /** GitHub Packages' container registries. */
 const GITHUB_REGISTRY = /(?:^|[\s,/"'=])(?:ghcr\.io|docker\.pkg\.github\.com)\b/i;
@@ -177,7 +178,7 @@ function jobTokenPersisted(step: Step): boolean {
   const job = step.job;
   if (job === null) return true;
   for (const earlier of job.steps.slice(0, step.index)) {
-    if (slugOf(earlier) === 'actions/checkout') {
+    if (isCheckoutAction(earlier.usesRef)) {
       if (!checkoutPersists(earlier)) continue;
       const token = getText(earlier.with, 'token') ?? '';
       if (!EXPRESSION.test(token) || JOB_TOKEN.test(token)) return true;

@@ -27,6 +27,7 @@ import {
   type Expr,
 } from './parse.js';
 import { data } from '@actions/expressions';
+import { isCheckoutAction } from '../model/uses.js';
 
 /**
  * How far an outsider controls a value, least to most dangerous. `input` is a string input of a
@@ -931,7 +932,7 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
 function mayCheckOut(step: Step): boolean {
   const ref = step.usesRef;
   if (ref?.kind === 'local') return true;
-  if (ref?.kind === 'repository') return ref.slug === 'actions/checkout';
+  if (ref?.kind === 'repository') return isCheckoutAction(ref);
   const script = step.run?.value;
   return typeof script === 'string' && /\b(?:git|gh)\b/.test(script);
 }

@@ -6,6 +6,7 @@ import { repositoryNames } from '../analysis/run-model/ownership.js';
 import { followedWorkflows } from '../analysis/workflow-run.js';
 import { calledLocalWorkflow, jobTokenSecrets } from '../analysis/callers.js';
 import { callFails } from '../analysis/runners.js';
+import { isCheckoutAction } from './uses.js';
 
 /** The events of a run a fork's pull request can start (pull request events; `workflow_run` aside). */
 const PULL_REQUEST_RUN_EVENTS: readonly string[] = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'];
@@ -127,7 +128,7 @@ export class RepositoryModel {
       const steps = [...flatMap(this.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(this.actions, (a) => a.steps)];
       for (const step of steps) {
         const ref = step.usesRef;
-        if (ref?.kind !== 'repository' || ref.slug !== 'actions/checkout') continue;
+        if (ref?.kind !== 'repository' || !isCheckoutAction(ref)) continue;
         const path = getText(step.with, 'path');
         if (path === null || path.includes('${{')) continue;
         const repository = getText(step.with, 'repository')?.trim().toLowerCase() ?? null;

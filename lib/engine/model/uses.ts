@@ -82,3 +82,14 @@ function nextSlash(text: string, from: number, end: number): number {
 export function isFullSha(ref: string): boolean {
   return SHA.test(ref);
 }
+
+/**
+ * A step's action is a checkout: `actions/checkout`, or a copy of it kept under another owner with the same
+ * repository name (`<owner>/checkout`), which organisations fork to pin or vendor it. Such copies take the same
+ * inputs (`repository`, `ref`, `path`, `persist-credentials`) and check out code the same way, so every
+ * question the scan asks of a checkout (what it brings in, where, and what it leaves in `.git/config`) is asked
+ * of them too. A sub-path (`owner/checkout/x@v1`) is some other action kept in that repository.
+ */
+export function isCheckoutAction(ref: UsesRef | undefined): boolean {
+  return ref?.kind === 'repository' && ref.path === '' && !ref.isWorkflow && (ref.slug === 'actions/checkout' || ref.repo.toLowerCase() === 'checkout');
+}

@@ -14,6 +14,7 @@ import { defineWorkflowRule } from '../rule.js';
 import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { gitlessImage, type GitlessImage } from '../data/gitless-images.js';
+import { isCheckoutAction } from '../model/uses.js';
 
 /** The version a step's action runs: its tag, or the version comment beside a SHA pin. */
 function stepVersion(step: Step): RefVersion | null {
@@ -283,7 +284,7 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     step(step) {
-      if (!isAction(step, 'actions/checkout') || step.uses === undefined) return;
+      if (!isCheckoutAction(step.usesRef) || step.uses === undefined) return;
       const setting = persistSetting(get(step.with, 'persist-credentials'));
       if (setting === 'false') return;
       // In a job container without git (and nothing before that installs it), checkout downloads the files through
@@ -421,7 +422,7 @@ const MAX_CONDITIONAL_CHECKOUTS = 8;
 function laterCheckouts(step: Step, steps: readonly Step[], dir: string, sameRun: (a: Step, b: Step) => boolean): { cut: number; conditional: Step[] } {
   const conditional: Step[] = [];
   for (const later of steps) {
-    if (later.index <= step.index || !isAction(later, 'actions/checkout') || normalizeLocalPath(getText(later.with, 'path') ?? '') !== dir || !sameRun(step, later)) continue;
+    if (later.index <= step.index || !isCheckoutAction(later.usesRef) || normalizeLocalPath(getText(later.with, 'path') ?? '') !== dir || !sameRun(step, later)) continue;
     if (later.if === undefined) return { cut: later.index, conditional };
     if (conditional.length < MAX_CONDITIONAL_CHECKOUTS) conditional.push(later);
   }

@@ -5,12 +5,13 @@ import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandArgs, commandName, scriptPipelines } from '../shell.js';
 import { getText } from '../yaml/model.js';
+import { isCheckoutAction } from '../model/uses.js';
 
 /** Earlier `actions/checkout` steps of the step's job. */
 function earlierCheckouts(step: Step): Step[] {
   const job = step.job;
   if (job === null) return [];
-  return job.steps.slice(0, step.index).filter((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug === 'actions/checkout');
+  return job.steps.slice(0, step.index).filter((s) => isCheckoutAction(s.usesRef));
 }
 
 /** Where a checkout lands, relative to the workspace ('' for the root). */

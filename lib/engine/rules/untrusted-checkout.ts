@@ -9,6 +9,7 @@ import { approvalBindsCode, describeClaim, jobClaim, severityOf, type Claim, typ
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getText } from '../yaml/model.js';
+import { isCheckoutAction } from '../model/uses.js';
 
 /** Head references fixed by the event itself: what a maintainer approved is what gets checked out. */
 
@@ -57,7 +58,7 @@ function reviewCheckouts(runs: RunModel, run: JobRun): { entry: WorkspaceEntry; 
   // Such an entry is an actions/checkout step of the event's own ref that runs on a review event: most jobs have
   // none, and their workspace is not worked out for this.
   const candidate = (step: Step) =>
-    step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout' && EVENT_REF.test(getText(step.with, 'ref') ?? '') && runs.eventsOf(step).some((e) => REVIEW_EVENTS.includes(e));
+    isCheckoutAction(step.usesRef) && EVENT_REF.test(getText(step.with, 'ref') ?? '') && runs.eventsOf(step).some((e) => REVIEW_EVENTS.includes(e));
   if (!run.job.steps.some(candidate)) return found;
   for (const entry of run.workspace) {
     if (entry.kind !== 'checkout' || entry.content !== 'base' || !entry.forkCode || entry.checkout !== undefined) continue;

@@ -15,6 +15,7 @@ import { words } from '../../shell.js';
 import { valueOffsetToSource } from '../../yaml/offsets.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 import type { RepositoryIdentity } from './ownership.js';
+import { isCheckoutAction } from '../../model/uses.js';
 
 /** Who decides what a workspace entry holds. */
 export type Content =
@@ -88,7 +89,7 @@ export function workspaceEntries(job: Job, repository: RepositoryModel, identity
   const extractionsOf = groupByStep(downloads.flatMap((download) => isolatedExtractions(download).map((x) => ({ ...x, download }))));
   for (const step of job.steps) {
     const mine = checkoutsOf.get(step) ?? [];
-    if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
+    if (isCheckoutAction(step.usesRef)) {
       const dir = normalizeWorkspacePath(getText(step.with, 'path') ?? '');
       const persist = checkoutPersists(step);
       const pr = mine.find((c) => c.offset === undefined);
@@ -97,7 +98,7 @@ export function workspaceEntries(job: Job, repository: RepositoryModel, identity
       } else {
         const repositoryInput = getText(step.with, 'repository');
         const own = repositoryInput === null || /^\s*\$\{\{\s*github\.repository\s*\}\}\s*$/.test(repositoryInput);
-        entries.push({ step, kind: 'checkout', dir, content: own ? 'base' : 'other', how: 'actions/checkout', persistsCredentials: persist, forkCode: checksOutEventCode(repositoryInput, getText(step.with, 'ref')) });
+        entries.push({ step, kind: 'checkout', dir, content: own ? 'base' : 'other', how: step.usesRef?.kind === 'repository' ? `${step.usesRef.owner}/${step.usesRef.repo}` : 'actions/checkout', persistsCredentials: persist, forkCode: checksOutEventCode(repositoryInput, getText(step.with, 'ref')) });
       }
     }
     for (const c of mine) {
@@ -193,7 +194,7 @@ const EVENT_COMMIT = /^\s*(?:\$\{\{\s*(?:github\.sha|github\.event\.pull_request
 export function checksOutEventCommit(entry: WorkspaceEntry): boolean {
   if (entry.kind !== 'checkout' || !entry.forkCode) return false;
   if (entry.checkout !== undefined) return pinsApprovedCode(entry.checkout);
-  if (entry.step.usesRef?.kind !== 'repository' || entry.step.usesRef.slug !== 'actions/checkout') return false;
+  if (!isCheckoutAction(entry.step.usesRef)) return false;
   return EVENT_COMMIT.test(getText(entry.step.with, 'ref') ?? '');
 }
 
@@ -202,7 +203,7 @@ export function checksOutEventCommit(entry: WorkspaceEntry): boolean {
  * later step of the job finds it (`persist-credentials` not `false`, the action's default).
  */
 export function checkoutPersists(step: Step): boolean {
-  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') return false;
+  if (!isCheckoutAction(step.usesRef)) return false;
   return (getText(step.with, 'persist-credentials') ?? '').trim().toLowerCase() !== 'false';
 }
 

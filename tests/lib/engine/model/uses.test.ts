@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseUses, type UsesRef } from '../../../../lib/engine/model/uses.js';
+import { isCheckoutAction, parseUses, type UsesRef } from '../../../../lib/engine/model/uses.js';
 
 function repository(text: string): Extract<UsesRef, { kind: 'repository' }> {
   const ref = parseUses(text);
@@ -87,5 +87,17 @@ describe('parseUses', () => {
     expect(parseUses('o/r/.github/workflows/ci.yml@v1')).toMatchObject({ kind: 'repository', isWorkflow: true });
     expect(parseUses('actions/checkout')).toEqual({ kind: 'invalid', text: 'actions/checkout' });
     expect(parseUses('checkout@v4')).toEqual({ kind: 'invalid', text: 'checkout@v4' });
+  });
+
+  it('reads a copy of actions/checkout kept under another owner as a checkout, and nothing else named like it', () => {
+    expect(isCheckoutAction(parseUses('actions/checkout@v4'))).toBe(true);
+    expect(isCheckoutAction(parseUses('my-org/checkout@0123456789abcdef0123456789abcdef01234567'))).toBe(true);
+    expect(isCheckoutAction(parseUses('My-Org/Checkout@v4'))).toBe(true);
+    // Another action kept in such a repository, a differently named action, a workflow, a local action.
+    expect(isCheckoutAction(parseUses('my-org/checkout/sparse@v1'))).toBe(false);
+    expect(isCheckoutAction(parseUses('my-org/checkout-tools@v1'))).toBe(false);
+    expect(isCheckoutAction(parseUses('actions/checkout-extra@v1'))).toBe(false);
+    expect(isCheckoutAction(parseUses('./checkout'))).toBe(false);
+    expect(isCheckoutAction(undefined)).toBe(false);
   });
 });

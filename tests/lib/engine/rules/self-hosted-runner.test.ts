@@ -28,6 +28,20 @@ describe(RULE, () => {
     expect(records[0]?.finding.rule_id).toBe(RULE);
   });
 
+  it("reads an organisation's copy of actions/checkout as the pull request's checkout on a self-hosted machine", () => {
+    const source = (uses: string) => yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: [self-hosted, gpu]
+          steps:
+            - uses: ${uses}
+            - run: pip install -r requirements.txt
+    `;
+    expect(positions(scanWith(RULE, source('my-org/checkout@v4')))).toEqual(['4:15 HIGH']);
+    expect(positions(scanWith(RULE, source('my-org/checkout-cache@v4')))).toEqual(['4:15 LOW']);
+  });
+
   it('cites the next run of the pull request\'s code, not the activate script of a virtual environment the job created', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request

@@ -23,6 +23,25 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`npm ci`');
   });
 
+  it("reads an organisation's copy of actions/checkout (`<owner>/checkout`) as a checkout, and no other action of that name", () => {
+    const source = (uses: string) => yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ${uses}
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm ci && npm test
+    `;
+    const findings = scanWith(RULE, source('my-org/checkout@v4'));
+    expect(positions(findings)).toEqual(['8:16 HIGH']);
+    expect(findings[0]?.description).toContain('`npm ci`');
+    // An action kept inside such a repository is some other action: nothing here checks out the pull request.
+    expect(scanWith(RULE, source('my-org/checkout/sparse@v1'))).toEqual([]);
+  });
+
   it("reads `fork && base || head` refs: a fork's pull request gets the base branch, only a same-repository one its head (LOW)", () => {
     const workflow = (ref: string) => yaml`
       on: pull_request_target
