@@ -417,7 +417,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Local action resolved from the workspace",
     severity: "INFO",
     surface: "workflow",
-    description: "A step runs `uses: ./path`, which GitHub resolves from the job's workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow's own repository at the workflow's commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository.",
+    description: "A step runs `uses: ./path`, which GitHub resolves from the job's workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow's own repository at the workflow's commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository (not the run's own: `github.repository`, `github.ref`, `github.ref_name`, `github.sha`).",
     recommendation: "Write `uses: $/path` (same path, without the leading `./`) so the action always comes from the workflow's own commit.",
     pedantic: true,
   },

@@ -19,6 +19,18 @@ function checkoutPath(step: Step): string {
   return normalizeLocalPath(getText(step.with, 'path') ?? '');
 }
 
+/**
+ * A checkout input that names the run's own repository or revision, which is what a checkout without it takes:
+ * `repository: ${{ github.repository }}`, `ref: ${{ github.ref }}` / `github.ref_name` / `github.sha`. The
+ * workspace then holds the workflow's own commit (a branch named by `github.ref_name` may have moved on since
+ * the run started, to a later commit of the same branch, which only people with write access push).
+ */
+function runsOwnCommit(name: string, value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const own = name === 'repository' ? /^\s*\$\{\{\s*github\.repository\s*\}\}\s*$/ : /^\s*\$\{\{\s*github\.(?:ref|ref_name|sha)\s*\}\}\s*$/;
+  return own.test(value);
+}
+
 /** Package scripts that build (`npm run build`, `yarn package`, `pnpm run build:dist`, `npm run all`). */
 const BUILD_SCRIPT = /^(build|package|bundle|dist|compile|all|prepare|pack)([:_-].*)?$|^(build|package|bundle|dist)/i;
 /** Programs that compile or bundle an action's sources (`tsc`, `ncc build`, `esbuild`), run directly or by a package runner. */
@@ -74,7 +86,7 @@ export default defineWorkflowRule({
     pedantic: true,
     surface: 'workflow',
     description:
-      'A step runs `uses: ./path`, which GitHub resolves from the job\'s workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow\'s own repository at the workflow\'s commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository.',
+      'A step runs `uses: ./path`, which GitHub resolves from the job\'s workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow\'s own repository at the workflow\'s commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository (not the run\'s own: `github.repository`, `github.ref`, `github.ref_name`, `github.sha`).',
     recommendation: 'Write `uses: $/path` (same path, without the leading `./`) so the action always comes from the workflow\'s own commit.',
   },
   create: (context) => ({
@@ -91,7 +103,7 @@ export default defineWorkflowRule({
       if (checkouts.some((s) => checkoutPath(s) !== '' && (target === checkoutPath(s) || target.startsWith(`${checkoutPath(s)}/`)))) return;
       // An action built by an earlier step (`npm run build`, `npx ncc build`): the job tests the built files on purpose.
       if (builtInWorkspace(step, target)) return;
-      const replaced = checkouts.find((s) => checkoutPath(s) === '' && checkoutInputs(s).length > 0);
+      const replaced = checkouts.find((s) => checkoutPath(s) === '' && checkoutInputs(s).some((input) => !runsOwnCommit(input.name, input.node.value)));
       context.report({
         node: step.uses,
         ...(replaced !== undefined ? { severity: 'LOW' as const } : {}),

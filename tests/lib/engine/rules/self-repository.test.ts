@@ -26,6 +26,23 @@ describe(RULE, () => {
     expect(findings[1]?.description).toContain('another ref or repository');
   });
 
+  it("keeps INFO after a checkout that names the run's own ref, commit or repository, LOW when it names any other", () => {
+    const source = (ref: string) => yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                repository: \${{ github.repository }}
+                ref: ${ref}
+            - uses: ./.github/actions/setup
+    `;
+    for (const own of ['${{ github.ref_name }}', '${{ github.ref }}', '${{ github.sha }}']) expect(positions(scanWith(RULE, source(own)))).toEqual(['10:15 INFO']);
+    for (const other of ['${{ inputs.ref }}', 'main', '${{ github.event.release.tag_name }}']) expect(positions(scanWith(RULE, source(other)))).toEqual(['10:15 LOW']);
+  });
+
   it('does not report actions checked out into their own directory, remote actions, docker actions, reusable workflow calls or the self-repository form', () => {
     expect(scanWith(RULE, yaml`
       on: push
