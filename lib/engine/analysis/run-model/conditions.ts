@@ -270,6 +270,8 @@ interface Env {
   needs?: NeededOutputs;
   /** What `inputs.<name>` is for one caller of a reusable workflow (`callerRuns`); absent: unknown. */
   inputs?: (name: string) => Value;
+  /** True when `env.ACT` is empty on GitHub (`actUnset`); absent: unknown. */
+  actUnset?: boolean;
 }
 
 /** What a job's `needs.<job>.outputs.<name>` may be on an occasion (`path` as `contextPath` gives it). */
@@ -640,6 +642,9 @@ function contextValue(path: readonly string[], env: Env): Value {
   if (head === 'runner' && a === 'os' && path.length === 2) return env.os === null ? UNKNOWN : { k: 'str', v: env.os };
   if (head === 'needs') return env.needs === undefined ? UNKNOWN : env.needs(path, occasion);
   if (head === 'inputs') return env.inputs === undefined || a === undefined || path.length !== 2 ? UNKNOWN : env.inputs(a);
+  // nektos/act, which runs workflows on a developer's machine, sets `ACT`; GitHub's runner does not, and the `env`
+  // context holds only what the workflow sets: a step behind `if: env.ACT` runs only under the emulator.
+  if (head === 'env' && path.length === 2 && env.actUnset === true && a?.toLowerCase() === 'act') return NULL;
   if (head !== 'github') return UNKNOWN;
   const event = occasion.event;
   if (a === 'event_name' && path.length === 2) return event === null ? UNKNOWN : { k: 'str', v: event };
@@ -821,6 +826,8 @@ interface TruthMemo {
   shared: Map<Expr, Uint8Array>;
   /** Made on the first expression that needs it (most jobs have none). */
   own: Map<Expr, Uint8Array> | null;
+  /** The workflow never sets a variable named `ACT` (`actUnset`): on GitHub's runners `env.ACT` is empty. */
+  actUnset?: boolean;
 }
 
 /**
@@ -864,6 +871,7 @@ function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly
       if (t === 0) {
         const env: Env = usesLeg ? { occasion, leg: legs?.[l] ?? null, os: os()[l] ?? null } : { occasion, leg: null, os: null };
         if (needs !== undefined) env.needs = needs;
+        if (memo?.actUnset === true) env.actUnset = true;
         t = truthCode(truth(env));
         truths[slot] = t;
       }
@@ -1201,6 +1209,13 @@ export interface WorkflowRuns {
   steps: Map<Step, RunSet>;
 }
 
+/**
+ * A variable named `ACT` that the workflow itself may set: an `env:` key, or a `$GITHUB_ENV` line (`ACT=...`). Over-
+ * approximated on the whole file's text (a word `ACT`, not `env.ACT`, before `:` or `=` but not `==`), so a workflow that may set it keeps
+ * `env.ACT` unknown.
+ */
+const SETS_ACT = /(?<![.\w-])ACT["']?\s*(?::|=(?!=))/i;
+
 export function workflowRuns(workflow: Workflow): WorkflowRuns {
   const occasions = occasionsOf(workflow);
   const jobs = new Map<Job, RunSet>();
@@ -1217,10 +1232,11 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     return depends;
   };
   const shared = new Map<Expr, Uint8Array>();
+  const actUnset = !SETS_ACT.test(workflow.file.text);
   // What each job's outputs may be (`neededOutputs`), read once per workflow however many jobs need them.
   const outputs = new Map<string, OutputSettings | null>();
   const compute = (job: Job): void => {
-    const memo: TruthMemo = { shared, own: null };
+    const memo: TruthMemo = { shared, own: null, actUnset };
     const legs = legsOf(job);
     const legsPer = legs === null ? 1 : Math.max(1, legs.length);
     const os = lazyLegSystems(job, legs);

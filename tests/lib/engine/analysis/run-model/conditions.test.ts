@@ -829,3 +829,29 @@ describe('a job that needs a matrix job with a leg on a retired runner image nev
     expect(publish([caller, called('\n            continue-on-error: true')]).length).toBe(1);
   });
 });
+
+describe('steps only a local emulator runs', () => {
+  const workflow = (condition: string, env = '') => yaml`
+    on: pull_request_target${env}
+    jobs:
+      test:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            if: ${condition}
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+          - run: npm ci && npm test
+  `;
+
+  it('never runs a step behind env.ACT on GitHub, which only nektos/act sets', () => {
+    expect(scanWith('untrusted-checkout', workflow('env.ACT'))).toEqual([]);
+    expect(scanWith('untrusted-checkout', workflow("${{ env.ACT == 'true' }}"))).toEqual([]);
+  });
+
+  it('keeps the step when the condition is the negation, or the workflow may set ACT itself', () => {
+    expect(scanWith('untrusted-checkout', workflow('${{ !env.ACT }}')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('untrusted-checkout', workflow('env.ACT', '\n    env:\n      ACT: true')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('untrusted-checkout', workflow('env.ACTIVE')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
