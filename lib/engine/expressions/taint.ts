@@ -170,6 +170,9 @@ const TAINTED_ACTION_OUTPUTS: Record<string, { source: string; taint: (step: Ste
     },
   },
   'xt0rted/pull-request-comment-branch': { source: 'the pull request head branch', taint: (_, output) => (output === 'head_ref' ? 'raw' : null) },
+  // The words of a comment (its `comment` input, else the event's comment body) as a JSON array of strings, with no
+  // check of who wrote it: https://github.com/skjnldsv/parse-command-comment (action.yml, output `arguments`).
+  'skjnldsv/parse-command-comment': { source: 'the words of the comment', taint: (_, output) => (output === 'arguments' ? 'json' : null) },
 };
 
 /**

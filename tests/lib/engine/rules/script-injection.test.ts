@@ -22,6 +22,23 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`github.event.issue.title`');
   });
 
+  it("reads a comment parser's arguments (skjnldsv/parse-command-comment) as the comment's words, and no other output of it", () => {
+    const source = (output: string) => yaml`
+      on: issue_comment
+      jobs:
+        cmd:
+          runs-on: ubuntu-latest
+          steps:
+            - id: parse
+              uses: skjnldsv/parse-command-comment@v2
+            - run: echo "\${{ ${output} }}"
+    `;
+    const findings = scanWith(RULE, source('fromJSON(steps.parse.outputs.arguments)[1]'));
+    expect(positions(findings)).toEqual(['8:20 HIGH']);
+    expect(findings[0]?.description).toContain('the words of the comment');
+    expect(scanWith(RULE, source('steps.parse.outputs.command'))).toEqual([]);
+  });
+
   it('grades the source: structured text MEDIUM, string inputs LOW, typed inputs not at all', () => {
     const findings = scanWith(RULE, yaml`
       on:
