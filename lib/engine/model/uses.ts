@@ -91,5 +91,5 @@ export function isFullSha(ref: string): boolean {
  * of them too. A sub-path (`owner/checkout/x@v1`) is some other action kept in that repository.
  */
 export function isCheckoutAction(ref: UsesRef | undefined): boolean {
-  return ref?.kind === 'repository' && ref.path === '' && !ref.isWorkflow && (ref.slug === 'actions/checkout' || ref.repo.toLowerCase() === 'checkout');
+  return ref?.kind === 'repository' && ref.path === '' && !ref.isWorkflow && ref.slug.endsWith('/checkout');
 }
