@@ -386,21 +386,23 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
             - run: npm ci
     ` };
 
-    it('reports a workflow_run job that follows pull request runs, restores a cache an outsider writes and then uses a stored secret, MEDIUM', () => {
+    it('reports a workflow_run job that follows pull request runs, restores a cache an outsider writes and then uses a stored secret, HIGH', () => {
+      // Anyone starts the writer, what they plant runs in the follower's job, which holds a stored secret, and no
+      // approval stands in the way: the release ladder's HIGH.
       const findings = scanWith(RULE, [ci('pull_request'), followUp(secretStep), writer]);
-      expect(positions(findings)).toEqual(['10:15 MEDIUM']);
+      expect(positions(findings)).toEqual(['10:15 HIGH']);
       expect(findings[0]?.description).toContain('`secrets.REPORT_TOKEN`');
       expect(findings[0]?.description).toContain('workflow_run');
       expect(findings[0]?.description).toContain('`.github/workflows/pr.yml` (job `test`) checks out pull request code');
     });
 
-    it("is LOW when npm's cache is read back only by `npm ci`, which checks each archive against the lockfile; MEDIUM with a bare `npm install`", () => {
+    it("is one level lower, MEDIUM, when npm's cache is read back only by `npm ci`, which checks each archive against the lockfile; HIGH with a bare `npm install`", () => {
       const checked = followUp(secretStep);
       checked.text = checked.text.replace('- run: npm install', '- run: npm ci');
       const findings = scanWith(RULE, [ci('pull_request'), checked, writer]);
-      expect(positions(findings)).toEqual(['10:15 LOW']);
-      expect(findings[0]?.description).toContain("(LOW: `npm ci` (step 3 of job `report`) installs every package archive by the lockfile's integrity hash");
-      expect(positions(scanWith(RULE, [ci('pull_request'), followUp(secretStep), writer]))).toEqual(['10:15 MEDIUM']);
+      expect(positions(findings)).toEqual(['10:15 MEDIUM']);
+      expect(findings[0]?.description).toContain("(one level lower: `npm ci` (step 3 of job `report`) installs every package archive by the lockfile's integrity hash");
+      expect(positions(scanWith(RULE, [ci('pull_request'), followUp(secretStep), writer]))).toEqual(['10:15 HIGH']);
     });
 
     it("is LOW when the workflow_run job already checks out and runs the pull request's head", () => {
