@@ -443,6 +443,22 @@ jobs:
     expect(added[0]?.description).toContain('keeps no fork out');
   });
 
+  it('is INFO when every job keeps a fork\'s run out (its run event among those only collaborators cause), LOW when one job does not', () => {
+    const ci = { path: '.github/workflows/ci.yml', text: 'name: Build\non: [push, pull_request]\njobs: {}\n' };
+    const rerun = (second: string) => ({
+      path: '.github/workflows/rerun.yml',
+      text: `on:\n  workflow_run:\n    workflows: [Build]\n    types: [completed]\njobs:\n  rerun:\n    if: contains(fromJSON('["push", "workflow_dispatch"]'), github.event.workflow_run.event)\n    runs-on: ubuntu-latest\n    permissions:\n      actions: write\n    steps:\n      - run: gh run rerun "$ID" --failed\n        env:\n          GH_TOKEN: \${{ github.token }}\n          ID: \${{ github.event.workflow_run.id }}\n${second}`,
+    });
+    const quiet = scanWith(RULE, [rerun(''), ci]);
+    expect(positions(quiet)).toEqual(['2:3 INFO']);
+    expect(quiet[0]?.description).toContain("every job keeps a fork's run out");
+    expect(quiet[0]?.description).toContain('github.event.workflow_run.event');
+    // Negative: a second job without the check runs on a fork's run too.
+    const open = scanWith(RULE, [rerun('  notify:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo done\n'), ci]);
+    expect(positions(open)).toEqual(['2:3 LOW']);
+    expect(open[0]?.description).not.toContain("every job keeps a fork's run out");
+  });
+
   it('ignores other triggers', () => {
     expect(scanWith(RULE, yaml`
       on: [pull_request, issue_comment, push]
