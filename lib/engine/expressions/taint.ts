@@ -540,6 +540,10 @@ export class TaintAnalyzer {
       if (trigger.name === 'workflow_dispatch') dispatched = true;
       else called = true;
     }
+    // An input the workflow's `workflow_dispatch` and `workflow_call` triggers do not declare is empty on every run: the
+    // dispatch API rejects unexpected inputs (HTTP 422) and a caller that passes one makes its own workflow invalid
+    // (a slip such as `inputs.timeConstant` for a declared `timeoutConstant`). Nobody's text.
+    if (!declaredAnywhere && workflow.triggers.some((t) => t.name === 'workflow_dispatch' || t.name === 'workflow_call')) return null;
     if (!declaredAnywhere) return { level: 'input', controller: dispatchable(scope) ? 'unknown' : 'collaborator', source: dotted, via: [] };
     // Whoever dispatches the workflow has write access; a reusable workflow takes its inputs from the
     // callers we see in this repository, and from unknown callers when there are none.

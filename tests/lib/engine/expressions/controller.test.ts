@@ -81,8 +81,12 @@ describe('the attacker model', () => {
     const alone = scanWith('script-injection', [reusable]);
     expect(alone.map((f) => f.severity)).toEqual(['LOW']);
     expect(alone[0]?.description).toContain('whoever calls it (no caller in this repository)');
-    const dispatched = scanWith('script-injection', [reusable, caller('$/.github/workflows/reusable.yml', '${{ github.event.inputs.title }}')]);
+    // A dispatcher's input (declared: an undeclared one is empty, as the dispatch API rejects it) is a collaborator's.
+    const declared = caller('$/.github/workflows/reusable.yml', '${{ github.event.inputs.title }}');
+    declared.text = declared.text.replace('on: [pull_request_target, workflow_dispatch]', 'on:\n  pull_request_target:\n  workflow_dispatch:\n    inputs:\n      title: { type: string }');
+    const dispatched = scanWith('script-injection', [reusable, declared]);
     expect(dispatched.map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith('script-injection', [reusable, caller('$/.github/workflows/reusable.yml', '${{ github.event.inputs.title }}')])).toEqual([]);
   });
 
   it("reads a call by the repository's own name as a local caller, and another repository's call as none", () => {

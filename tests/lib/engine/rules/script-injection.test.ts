@@ -59,6 +59,23 @@ describe(RULE, () => {
     expect(positions(findings)).toEqual(['12:19 MEDIUM', '13:19 LOW']);
   });
 
+  it('takes an input no workflow_dispatch or workflow_call trigger declares for empty (the API rejects it), a declared one for the dispatcher\'s', () => {
+    const workflow = (on: string) => yaml`
+      on:
+        ${on}
+          inputs:
+            timeoutConstant: { type: string }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.inputs.timeConstant }}"
+            - run: echo "\${{ inputs.timeoutConstant }}"
+    `;
+    expect(positions(scanWith(RULE, workflow('workflow_dispatch:')))).toEqual(['10:20 LOW']);
+    expect(positions(scanWith(RULE, workflow('workflow_call:')))).toEqual(['10:20 LOW']);
+  });
+
   it('does not take fields GitHub generates (URLs it builds, ids, numbers, timestamps, SHAs) for outsider text', () => {
     expect(scanWith(RULE, yaml`
       on: [issues, issue_comment, pull_request_target]
