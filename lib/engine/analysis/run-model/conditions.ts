@@ -1425,10 +1425,13 @@ export function conditionTruth(condition: YNode | undefined, occasion: Occasion,
  * Anything else is unknown. `found`: each job output's settings by `<id>\0<name>`, kept for the workflow.
  */
 function neededOutputs(job: Job, byId: ReadonlyMap<string, Job>, found: Map<string, OutputSettings | null>): NeededOutputs | undefined {
-  if (job.needs.length === 0) return undefined;
   const needed = new Set(job.needs.map((id) => id.toLowerCase()));
   return (path, occasion) => {
     const [, id, outputs, name] = path;
+    // The `needs` context holds only the jobs the job needs: another job of the workflow (`needs.changed_files...`
+    // where `changed_files` is not in `needs:`) is null there, whatever that job does. Only a job id of this
+    // workflow: a name the model does not know stays unknown.
+    if (id !== undefined && path.length >= 2 && !needed.has(id)) return [...byId.keys()].some((k) => k.toLowerCase() === id) ? NULL : UNKNOWN;
     if (path.length !== 4 || outputs !== 'outputs' || id === undefined || name === undefined || !needed.has(id)) return UNKNOWN;
     const key = `${id}\u0000${name}`;
     let settings = found.get(key);

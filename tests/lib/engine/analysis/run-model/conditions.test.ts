@@ -564,7 +564,7 @@ describe('a condition repeated on the steps of several jobs', () => {
     }
   });
 
-  it("reads a `needs` output per job: a job that does not need the job reads it as unknown", () => {
+  it("reads a `needs` output per job: a job that does not need the job reads null (the context holds only the jobs it needs)", () => {
     const dispatching = model(yaml`
       on:
         issues:
@@ -603,10 +603,52 @@ describe('a condition repeated on the steps of several jobs', () => {
     const sets = workflowRuns(dispatching);
     const events = (id: string) => {
       const step = dispatching.jobs.find((j) => j.id === id)!.steps[0]!;
-      return [...new Set(occasionsOfSet(sets.steps.get(step)!).map((o) => o.event))].sort();
+      const set = sets.steps.get(step);
+      return set === undefined ? [] : [...new Set(occasionsOfSet(set).map((o) => o.event))].sort();
     };
     expect(events('triage')).toEqual(['issues']);
-    expect(events('other')).toEqual(['issues', 'pull_request']);
+    // `needs.dispatch` is null in a job that does not need `dispatch`: the comparison never holds.
+    expect(events('other')).toEqual([]);
+  });
+
+  it('keeps a job whose condition reads a job it does not need off every run, and one that needs it on', () => {
+    const release = (needs: string) => yaml`
+      on: push
+      permissions: {}
+      jobs:
+        changed:
+          runs-on: ubuntu-latest
+          outputs:
+            all: \${{ steps.f.outputs.all }}
+          steps:
+            - id: f
+              run: echo "all=true" >> "$GITHUB_OUTPUT"
+        setup:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo setup
+        publish:
+          needs: [${needs}]
+          if: needs.changed.outputs.all == 'true'
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo publish
+    `;
+    const ran = (needs: string) => {
+      const workflow = model(release(needs));
+      const sets = workflowRuns(workflow);
+      // A job that never runs is dropped from the model's jobs; a step that never runs has no run set.
+      const step = workflow.jobs.find((j) => j.id === 'publish')?.steps[0];
+      const set = step === undefined ? undefined : sets.steps.get(step);
+      return set !== undefined && occasionsOfSet(set).length > 0;
+    };
+    expect(ran('setup')).toBe(false);
+    expect(ran('setup, changed')).toBe(true);
+    // A name that is no job of the workflow stays unknown: the step may run.
+    const unknown = model(release('setup').replace("needs.changed.outputs.all == 'true'", "needs.elsewhere.outputs.all == 'true'"));
+    const step = unknown.jobs.find((j) => j.id === 'publish')?.steps[0];
+    expect(step).toBeDefined();
+    expect(occasionsOfSet(workflowRuns(unknown).steps.get(step!)!).length).toBeGreaterThan(0);
   });
 });
 
