@@ -258,9 +258,31 @@ function withPipeline(result: Pipeline[] | null, commands: ScriptSpan[] | null):
 /** The pipelines of a blank line (shared: results are read-only). */
 const NO_PIPELINES: readonly Pipeline[] = [];
 
+/** `;`, `&`, `|`, `(` or `!`: what may stand right before a command word such as `[[`. */
+function isListChar(c: number): boolean {
+  return c === 0x3b || c === 0x26 || c === 0x7c || c === 0x28 || c === 0x21;
+}
+
+/** Keywords after which the next word is a command (`if [[ ... ]]`). */
+const COMMAND_KEYWORDS = new Set(['if', 'elif', 'while', 'until', 'then', 'do', 'else', '!', 'time']);
+
+/**
+ * True when the word at `at` is where a command starts: the command's first word (nothing but blanks since `from`, the
+ * current command's start), or right after `;`, `&`, `|`, `(`, `!`, or after a keyword such as `if`.
+ */
+function atCommandWord(text: string, from: number, at: number): boolean {
+  let j = at - 1;
+  if (j >= 0 && !isSpace(text.charCodeAt(j)) && !isListChar(text.charCodeAt(j))) return false;
+  while (j >= from && isSpace(text.charCodeAt(j))) j--;
+  if (j < from || isListChar(text.charCodeAt(j))) return true;
+  let k = j;
+  while (k >= from && !isSpace(text.charCodeAt(k)) && !isListChar(text.charCodeAt(k))) k--;
+  return COMMAND_KEYWORDS.has(text.slice(k + 1, j + 1));
+}
+
 /** The ASCII characters `splitPipelines` acts on outside quotes; it steps over every other one. */
 const PIPELINE_SYNTAX = new Uint8Array(128);
-for (const c of '\\"\'`()$#|&;') PIPELINE_SYNTAX[c.charCodeAt(0)] = 1;
+for (const c of '\\"\'`()$#|&;[]') PIPELINE_SYNTAX[c.charCodeAt(0)] = 1;
 
 function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
   let result: Pipeline[] | null = null;
@@ -268,6 +290,8 @@ function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
   let start = 0;
   let quote = 0;
   let depth = 0;
+  // Inside a `[[ ... ]]` test: its `&&`, `||`, `(` and `)` are the test's own operators, not a list or a subshell.
+  let test = false;
   const text = line.text;
   const length = text.length;
   // Neighbours are read only inside the string: an index past either end deoptimizes the loop ("out of bounds").
@@ -280,6 +304,29 @@ function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
       continue;
     }
     if (c < 128 && PIPELINE_SYNTAX[c] === 0) continue;
+    if (c === 0x5b /* [ */ || c === 0x5d /* ] */) {
+      // `[[` as a word of its own (at a command's start, after blanks, `!` or an operator) opens a test; `]]` as one closes it.
+      if (i < last && text.charCodeAt(i + 1) === c && (i + 1 === last || isSpace(text.charCodeAt(i + 2)) || text.charCodeAt(i + 2) === 0x3b)) {
+        if (c === 0x5b && depth === 0 && atCommandWord(text, start, i)) test = true;
+        else if (c === 0x5d && test && (i === 0 || isSpace(text.charCodeAt(i - 1)))) test = false;
+        i++;
+      }
+      continue;
+    }
+    if (test) {
+      if (c === BACKSLASH) i++;
+      else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === BACKTICK) quote = c;
+      else if (c === 0x24 /* $ */ && i < last && text.charCodeAt(i + 1) === 0x28) {
+        // A command substitution inside the test: read it as one (its own lists are not this line's).
+        let nested = 0;
+        for (i++; i < length; i++) {
+          const d = text.charCodeAt(i);
+          if (d === 0x28) nested++;
+          else if (d === 0x29 && --nested === 0) break;
+        }
+      }
+      continue;
+    }
     if (c === BACKSLASH) {
       i++;
       continue;

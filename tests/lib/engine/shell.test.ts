@@ -21,6 +21,15 @@ describe('pipelines', () => {
     expect(split('cmd &>log; echo >&2')).toEqual([['cmd &>log'], ['echo >&2']]);
   });
 
+  it('keeps the && and || of a [[ ]] test inside it, and splits the lists around it', () => {
+    expect(split('if [[ "$A" != "" && "$B" != "" ]]; then echo yes; fi')).toEqual([['if [[ "$A" != "" && "$B" != "" ]]'], ['then echo yes'], ['fi']]);
+    expect(split('[[ -n "$A" || ( -z "$B" && -f x ) ]] && deploy || echo no')).toEqual([['[[ -n "$A" || ( -z "$B" && -f x ) ]]'], ['deploy'], ['echo no']]);
+    expect(split('[[ $(a && b) == c ]] && d')).toEqual([['[[ $(a && b) == c ]]'], ['d']]);
+    // Negative: `[[` that is no command word (an argument) opens no test.
+    expect(split('echo [[ x && y')).toEqual([['echo [[ x'], ['y']]);
+    expect(split('[ -n "$A" ] && [ -n "$B" ]')).toEqual([['[ -n "$A" ]'], ['[ -n "$B" ]']]);
+  });
+
   it('ignores operators in quotes, substitutions and comments', () => {
     expect(split(`echo "a;b" 'c|d' $(e && f) # g; h`)).toEqual([[`echo "a;b" 'c|d' $(e && f)`]]);
   });

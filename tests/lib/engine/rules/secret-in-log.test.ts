@@ -20,6 +20,12 @@ describe(RULE, () => {
     expect(records[1]?.finding.description).toContain('`$TOKEN` (secrets.DEPLOY_TOKEN)');
   });
 
+  it('does not read a secret compared inside a [[ ]] test across a line continuation as a command that prints it', () => {
+    expect(scanWith(RULE, job('if [[ "${TOKEN}" != "" && \\\n      "${TOKEN}" != "none" ]]; \\\nthen\n  echo "configured"\nfi'))).toEqual([]);
+    // Negative: the same value run as a command of its own (outside any test) is still read as printed.
+    expect(scanWith(RULE, job('true && \\\n  "${TOKEN}" --version'))).toHaveLength(1);
+  });
+
   it('does not report secrets piped into the command that consumes them or written to a file', () => {
     expect(scanWith(RULE, job([
       'echo "${{ secrets.REGISTRY_PASSWORD }}" | docker login ghcr.io -u bot --password-stdin',
