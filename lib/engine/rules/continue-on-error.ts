@@ -109,6 +109,9 @@ function commandTool(text: string): string | null {
     name = (args[0] ?? '').replace(/@[^/]*$/, '').toLowerCase();
     args = args.slice(1);
   }
+  // `snyk monitor` records a snapshot of the dependencies on Snyk's dashboard: it fails only when it cannot, never on
+  // a finding, so going on after it hides no result (`snyk test`, `snyk code test` do fail on findings).
+  if (name === 'snyk' && args[0] === 'monitor') return null;
   if (SCANNERS.has(name)) return name;
   return auditCommand(name, name === 'gpg' || name.endsWith('sum') ? list : args);
 }
@@ -452,8 +455,28 @@ function reportedLater(step: Step): Step | null {
     const condition = scalarText(later.if) ?? '';
     // `success()` too: a step that continues on error leaves the job a success.
     if (condition === '' || /^\s*(?:\$\{\{\s*)?(?:always|success)\s*\(\s*\)\s*(?:\}\})?\s*$/.test(condition)) return later;
+    // Whenever the report exists: a condition on another step's output only (`steps.check_files.outputs.files_exists ==
+    // 'true'`, after a file-existence check), never on this step's outcome. The findings still reach code scanning;
+    // only a scanner that failed to write its report goes unnoticed.
+    if (reportExistsCondition(condition, step)) return later;
   }
   return null;
+}
+
+/**
+ * An `if:` that reads nothing but outputs of steps other than `step` (`steps.<id>.outputs.<name>` compared with
+ * literals, joined with `&&`): no status function, no outcome or conclusion, no event or ref. Read as text.
+ */
+function reportExistsCondition(condition: string, step: Step): boolean {
+  const text = condition.trim().replace(/^\$\{\{([\s\S]*)\}\}$/, '$1').trim();
+  if (text === '' || text.length > 300 || /\|\||\b(?:always|failure|cancelled|success)\s*\(/.test(text)) return false;
+  const paths = [...text.matchAll(/[A-Za-z_][\w-]*(?:\.[\w-]+)+/g)].map((m) => m[0]);
+  if (paths.length === 0) return false;
+  const own = step.id?.toLowerCase();
+  return paths.every((p) => {
+    const [head, id, outputs] = p.toLowerCase().split('.');
+    return head === 'steps' && outputs === 'outputs' && id !== own;
+  });
 }
 
 /** `continue-on-error: true`, or `${{ true }}`. Other expressions (`${{ matrix.experimental }}`) are a deliberate choice. */

@@ -504,5 +504,25 @@ ${last}
     expect(scanWith(RULE, workflow('', 'if: success()'))).toEqual([]);
     // Uploaded on some runs only: the others hide the findings.
     expect(positions(scanWith(RULE, workflow('', "if: github.ref == 'refs/heads/main'")))).toEqual(['9:28 LOW']);
+    // Uploaded whenever the report exists (another step's output, after a file-existence check): the findings reach
+    // code scanning; only a scanner that wrote no report goes unnoticed.
+    expect(scanWith(RULE, workflow('', "if: steps.check_files.outputs.files_exists == 'true'"))).toEqual([]);
+    // Negative: a condition on the scan's own outcome, or one mixing in the ref, is no such upload.
+    expect(positions(scanWith(RULE, workflow('', "if: steps.zizmor.outputs.found == 'true'")))).toEqual(['9:28 LOW']);
+    expect(positions(scanWith(RULE, workflow('', "if: steps.check_files.outputs.files_exists == 'true' && github.ref == 'refs/heads/main'")))).toEqual(['9:28 LOW']);
+  });
+
+  it('leaves `snyk monitor`, which fails only when it cannot record a snapshot, and reports `snyk test`', () => {
+    const workflow = (command: string) => yaml`
+      on: push
+      jobs:
+        snyk:
+          runs-on: ubuntu-latest
+          steps:
+            - run: ${command}
+              continue-on-error: true
+    `;
+    expect(scanWith(RULE, workflow('snyk monitor --all-projects'))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow('snyk test --all-projects')))).toEqual(['7:28 LOW']);
   });
 });
