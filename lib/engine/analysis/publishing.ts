@@ -575,8 +575,9 @@ function metadataImages(step: Step, id: string): string[] | null {
   const env = writtenEnv(meta);
   const images = (getText(meta.with, 'images') ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const names = flatMap(images, (line) => expandImage((/(?:^|,)\s*name=([^,\s]+)/.exec(line)?.[1] ?? line.split(',')[0] ?? '').trim(), env, meta.job));
-  // A name with a blank in it (two images folded onto one line) is not read.
-  return names.some((n) => /\s/.test(n)) ? null : names;
+  // A name with a blank in it (two images folded onto one line) is not read; the blanks inside an expression
+  // (`ttl.sh/app-${{ steps.uuid.outputs.uuid }}`) are the expression's own.
+  return names.some((n) => /\s/.test(n.replace(/\$\{\{[^}]*\}\}/g, 'x'))) ? null : names;
 }
 
 /** `${{ matrix.x }}` in an image word. */

@@ -77,6 +77,32 @@ describe(RULE, () => {
     ]);
   });
 
+  it('reads metadata-action images whose name holds an expression with blanks (`ttl.sh/app-${{ steps.id.outputs.uuid }}`)', () => {
+    const workflow = (images: string) => yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - id: uuid
+              run: echo "uuid=$(uuidgen)" >> "$GITHUB_OUTPUT"
+            - id: meta
+              uses: docker/metadata-action@v5
+              with:
+                images: |
+                  ${images}
+                tags: type=raw,value=1h
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: \${{ steps.meta.outputs.tags }}
+    `;
+    expect(published(workflow('ttl.sh/app-\${{ steps.uuid.outputs.uuid }}'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
+    // Negative: the same name on a real registry publishes; two images folded onto one line are not read (kept).
+    expect(published(workflow('ghcr.io/acme/app-\${{ steps.uuid.outputs.uuid }}'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+    expect(published(workflow('ttl.sh/app ghcr.io/acme/app'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+  });
+
   it('keeps a push to a real registry, also beside a registry service or a push to it', () => {
     expect(published(yaml`
       on: push
