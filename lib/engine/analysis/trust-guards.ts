@@ -10,6 +10,7 @@ import { actionFailsJob, actionGatesOnlyItself, knownPermissionAction, permissio
 import { flatMap } from '../model/arrays.js';
 import { shellBranches } from './shell-branches.js';
 import { githubScriptReturn, outputLines } from './script-outputs.js';
+import { refusesForkCheckout, REFUSING_EVENTS } from './checkout-refusal.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -477,6 +478,8 @@ interface FailingCheck {
   guard: TrustGuard;
   /** The events the check stands on (its step's `if:` names them: `github.event_name == 'pull_request'`); all when absent. */
   events?: ReadonlySet<string>;
+  /** The check holds for its own step as well (a checkout that refuses a fork's pull request brings nothing of it). */
+  itself?: true;
 }
 
 const checks = new ScanCache<Job, FailingCheck[]>();
@@ -710,7 +713,19 @@ function failingChecks(job: Job): FailingCheck[] {
   found = [];
   // A check whose answer a later step reads: a script that checks, or an action that records the answer.
   const permission = (s: Step) => !s.node.pairs.some((p) => p.key.value === 'continue-on-error') && (permissionCheckAt(scriptOf(s) ?? '') !== -1 || (permissionAction(s)?.answers.size ?? 0) > 0);
+  let refusing = false;
   for (const s of job.steps) {
+    // `actions/checkout` that refuses a fork's pull request on `pull_request_target` and `workflow_run`
+    // (checkout-refusal.ts): the step fails for a fork's run, so nothing after it runs there; a run of a pull request
+    // from a branch of this repository gets past it. A step with an `if:` may not run, and one that continues on error
+    // lets the job go on: neither counts. The first such step holds back every later one (a later one covers only
+    // itself and what follows it), so only the first is kept: one guard per job, however many checkouts it has.
+    if (!refusing && s.if === undefined && !s.node.pairs.some((p) => p.key.value === 'continue-on-error') && refusesForkCheckout(s)) {
+      refusing = true;
+      const name = s.name ?? s.id ?? String(s.index + 1);
+      found.push({ step: s, guard: { kind: 'same-repository', condition: `\`actions/checkout\` in step \`${name}\`, which refuses a fork's pull request on this event (v4.4.0, v5.1.0, v6.1.0, v7 and later, without \`allow-unsafe-pr-checkout\`)` }, events: REFUSING_EVENTS, itself: true });
+      continue;
+    }
     // An action that fails its step for an account without the permission (permission-actions.ts).
     if (actionFailsJob(s)) {
       const checksOn = permissionAction(s)?.checksOn;
@@ -922,8 +937,15 @@ function withAuthorization(paths: TrustPaths, job: Job, before: number, event?: 
   // A check that stands only on some events counts on those, and, for the ways to run on any event, when the
   // workflow brings pull requests only through those events.
   const on = (c: FailingCheck): boolean =>
-    c.events === undefined || (event !== undefined ? c.events.has(event) : job.workflow.triggers.every((t) => !PULL_REQUEST_TRIGGERS.has(t.name) || c.events!.has(t.name)));
-  const guards = failingChecks(job).filter((c) => c.step === undefined || c.step.job !== job || c.step.index < before).filter(on).map((c) => c.guard);
+    c.events === undefined ||
+    (event !== undefined
+      ? c.events.has(event)
+      : // A checkout that refuses only on some events: for every way to run, only when the workflow runs on no other.
+        c.itself === true
+        ? job.workflow.triggers.every((t) => c.events!.has(t.name))
+        : job.workflow.triggers.every((t) => !PULL_REQUEST_TRIGGERS.has(t.name) || c.events!.has(t.name)));
+  // A checkout that refuses a fork's pull request holds back the step itself too: for a fork, it brings nothing.
+  const guards = failingChecks(job).filter((c) => c.step === undefined || c.step.job !== job || c.step.index < before || (c.itself === true && c.step.index === before)).filter(on).map((c) => c.guard);
   if (guards.length === 0) return paths;
   return paths.map((path) => [...path, ...guards]);
 }

@@ -94,7 +94,7 @@ describe('nodeAnchor', () => {
       }),
       { numRuns: 2000 },
     );
-    expect(nodeAnchor('uses: actions/checkout@v4', 6, 25)).toBe('actions/checkout@v4');
+    expect(nodeAnchor('uses: actions/checkout@v3', 6, 25)).toBe('actions/checkout@v3');
     expect(nodeAnchor('run: |\n  echo  hi\n', 5, 19)).toBe('| echo hi');
   });
 });

@@ -237,7 +237,7 @@ const HOSTILE: [string, () => RepositoryFile[]][] = [
   ['100,000 spaces inside a command', () => one(withRun(`"curl${' '.repeat(100_000)}x | sh"`))],
   ['an unterminated heredoc of 20,000 lines', () => one(`${HEAD}${JOB}      - run: |\n          cat <<EOF >> $GITHUB_ENV\n${'          X=${{ github.head_ref }}\n'.repeat(20_000)}`)],
   ['10,000 jobs', () => one(`${HEAD}jobs:\n${times(10_000, (i) => `  j${i}:\n    runs-on: x\n    steps:\n      - run: echo \${{ github.head_ref }}\n`)}`)],
-  ['10,000 steps in one job', () => one(`${HEAD}${JOB}${times(10_000, (i) => (i % 2 === 0 ? '      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.head_ref }}\n' : '      - run: npm i\n'))}`)],
+  ['10,000 steps in one job', () => one(`${HEAD}${JOB}${times(10_000, (i) => (i % 2 === 0 ? '      - uses: actions/checkout@v3\n        with:\n          ref: ${{ github.head_ref }}\n' : '      - run: npm i\n'))}`)],
   ['10,000 env entries', () => one(`${HEAD}env:\n${times(10_000, (i) => `  E${i}: \${{ github.head_ref }}\n`)}${JOB}      - run: echo $E9999\n`)],
   ['a job that needs 10,000 jobs', () => one(`${HEAD}jobs:\n  all:\n    needs: [${times(10_000, (i) => `j${i}, `).slice(0, -2)}]\n    runs-on: x\n    steps:\n      - run: echo \${{ needs.j1.outputs.o }}\n`)],
   ['a chain of 3,000 job outputs', () => one(`${HEAD}jobs:\n  j0:\n    runs-on: x\n    outputs:\n      o: \${{ github.head_ref }}\n    steps: [{run: x}]\n${times(2_999, (i) => `  j${i + 1}:\n    needs: j${i}\n    runs-on: x\n    outputs:\n      o: \${{ needs.j${i}.outputs.o }}\n    steps:\n      - run: echo \${{ needs.j${i}.outputs.o }}\n`)}`)],

@@ -116,7 +116,7 @@ describe.skipIf(SLOW_SKIPPED !== null)(`growth on pathological input${skipReason
  * again for every job that forwards them (a chain of 10 took 20 s, of 8 23 ms); each is read once now.
  */
 function relayChain(length: number, jobs = 3): { path: string; text: string }[] {
-  const files = [{ path: '.github/workflows/w0.yml', text: 'name: w0\non: pull_request\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/upload-artifact@v4\n        with: { name: a, path: . }\n' }];
+  const files = [{ path: '.github/workflows/w0.yml', text: 'name: w0\non: pull_request\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - uses: actions/upload-artifact@v4\n        with: { name: a, path: . }\n' }];
   for (let i = 1; i <= length; i++) {
     let text = `name: w${i}\non:\n  workflow_run:\n    workflows: [w${i - 1}]\n    types: [completed]\njobs:\n`;
     for (let j = 0; j < jobs; j++) {

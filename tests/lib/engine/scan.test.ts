@@ -93,7 +93,7 @@ describe('rule visitors (the walk reads their hooks from their own enumerable ke
 
 describe('action files of vendored code and test fixtures', () => {
   const action = 'name: x\ninputs:\n  name: { required: true }\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: echo "${{ inputs.name }}"\n';
-  const caller = (path: string) => ({ path: '.github/workflows/ci.yml', text: `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./${path}\n        with:\n          name: \${{ github.event.head_commit.message }}\n` });
+  const caller = (path: string) => ({ path: '.github/workflows/ci.yml', text: `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - uses: ./${path}\n        with:\n          name: \${{ github.event.head_commit.message }}\n` });
   const filesOf = (result: ReturnType<typeof scanRepository>) => [...new Set(result.findings.map((f) => f.file))];
 
   it('are not scanned when nothing in the repository calls them (a nested .github, vendor, testdata, fixtures)', () => {

@@ -44,7 +44,7 @@ const piece = fc.constantFrom(
   '\t',
   '\r',
   'run: make',
-  '  - uses: actions/checkout@v4',
+  '  - uses: actions/checkout@v3',
   ...RULES,
 );
 const line = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));

@@ -61,7 +61,7 @@ describe("a workflow that lists its own runs (`--workflow \"${{ github.workflow 
       expect(own(on, 'gh run list --workflow "${{ github.workflow }}"'), on).toBe(true);
     }
     // A checkout of the base repository's own refs brings no fork's code.
-    expect(own('{ issue_comment: {}, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"', "- uses: actions/checkout@v4\n            with:\n              ref: ${{ github.event.repository.default_branch }}")).toBe(true);
+    expect(own('{ issue_comment: {}, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"', "- uses: actions/checkout@v3\n            with:\n              ref: ${{ github.event.repository.default_branch }}")).toBe(true);
     const repository = listing('{ issue_comment: { types: [created] }, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"');
     const workflow = repository.workflows[0];
     const download = workflow?.jobs[0] === undefined ? undefined : foreignDownloads(workflow.jobs[0])[0];
@@ -77,8 +77,8 @@ describe("a workflow that lists its own runs (`--workflow \"${{ github.workflow 
     for (const before of [
       '- run: gh pr checkout ${{ github.event.issue.number }}',
       '- run: git fetch origin "pull/$PR/head" && git checkout FETCH_HEAD',
-      '- uses: actions/checkout@v4\n            with:\n              ref: ${{ github.event.pull_request.head.sha }}',
-      '- uses: actions/checkout@v4\n            with:\n              ref: refs/pull/${{ github.event.issue.number }}/head',
+      '- uses: actions/checkout@v3\n            with:\n              ref: ${{ github.event.pull_request.head.sha }}',
+      '- uses: actions/checkout@v3\n            with:\n              ref: refs/pull/${{ github.event.issue.number }}/head',
     ]) {
       expect(own('{ issue_comment: { types: [created] }, pull_request_target: {} }', 'gh run list --workflow "${{ github.workflow }}"', before), before).toBe(false);
     }

@@ -12,7 +12,7 @@ const job = (read: string, checkout = 'ref: ${{ github.event.pull_request.head.s
       runs-on: ubuntu-latest
       ${guard}
       steps:
-        - uses: actions/checkout@v4
+        - uses: actions/checkout@v3
           with:
             ${checkout}
         - id: read
@@ -40,7 +40,7 @@ describe("what a script reads from an outsider's checkout is the outsider's text
         notify:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: |

@@ -10,7 +10,7 @@ describe('an environment whose manual approval only the workflow\'s own comment 
         runs-on: ubuntu-latest
 ${environment}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           - run: npm ci && npm test
@@ -58,7 +58,7 @@ ${inOn}
         runs-on: ubuntu-latest
         environment: ${environment}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           - run: npm ci && npm test

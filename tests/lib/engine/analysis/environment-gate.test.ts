@@ -31,7 +31,7 @@ const checkout = (environment: string) => yaml`
       runs-on: ubuntu-latest
       environment: ${environment}
       steps:
-        - uses: actions/checkout@v4
+        - uses: actions/checkout@v3
           with:
             ref: refs/pull/\${{ github.event.pull_request.number }}/head
         - run: npm test
@@ -101,7 +101,7 @@ const pinnedCheckout = (environment: string) => yaml`
       runs-on: ubuntu-latest
       environment: ${environment}
       steps:
-        - uses: actions/checkout@v4
+        - uses: actions/checkout@v3
           with:
             ref: \${{ github.event.pull_request.head.sha }}
         - run: npm test

@@ -33,7 +33,7 @@ const WORKFLOW = yaml`
       runs-on: ubuntu-latest
       if: github.event_name == 'push'
       steps:
-        - uses: actions/checkout@v4
+        - uses: actions/checkout@v3
         - name: test
           run: echo "\${{ github.ref }} and \${{ matrix.os }}"
         - run: "plain \${{ fromJSON(secrets.CONFIG).key }}"

@@ -73,7 +73,7 @@ describe('fileScripts and scriptOf', () => {
       build:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: npm ci && npm test
           - run: |
               curl -fsSL https://example.com/install.sh -o install.sh

@@ -37,7 +37,7 @@ jobs:
     needs: [${needs}]
 ${condition}    runs-on: [self-hosted, small]
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - run: make lint
 `;
 
@@ -85,7 +85,7 @@ jobs:
     steps:
       - run: |
           if [ "\${{ github.event.pull_request.head.repo.full_name }}" != "\${{ github.repository }}" ]; then ${check}; fi
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - run: make lint
 `;
     expect(scanWith(RULE, workflow('echo "no forks"; exit 1')).map((f) => f.severity)).toEqual(['LOW']);
@@ -124,12 +124,12 @@ jobs:
   merge:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - uses: ./.github/actions/resolve
         ${extra}
         with:
           repo-owner: \${{ github.repository_owner }}
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: \${{ github.event.workflow_run.head_sha }}
       - run: make release

@@ -15,7 +15,7 @@ jobs:
   gpu-tests:${condition === '' ? '' : `\n    if: ${condition}`}
     runs-on: ${runsOn}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - run: make test
 `,
 });
@@ -33,7 +33,7 @@ jobs:
     container:
       image: vendor/toolchain:1.2
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - run: make test
       - uses: someone/file-an-issue@v2
         if: failure()
@@ -86,7 +86,7 @@ jobs:
     if: github.event.label.name == 'run-bench'
     runs-on: [self-hosted, gpu]
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: \${{ github.ref }}
       - run: make bench
@@ -113,7 +113,7 @@ ${include}
       - \${{ matrix.os }}
       - \${{ matrix.arch }}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - run: make test
 `,
     });
@@ -148,7 +148,7 @@ jobs:
           - runner: [self-hosted, gpu]
     runs-on: \${{ matrix.runner }}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - run: make test
 `,
       };
@@ -186,7 +186,7 @@ jobs:
       - \${{ inputs.runner_arch }}
       - "\${{ inputs.provider }}"
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - run: make test
       - uses: someone/setup-tool@v1
 `,

@@ -17,7 +17,7 @@ jobs:
     runs-on: ubuntu-latest
     steps:
 ${check}
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         ${guard}with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - ${guard}run: make test
@@ -102,7 +102,7 @@ ${coolCheck}
     permissions:
       contents: write
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - run: make test
@@ -137,7 +137,7 @@ describe('xt0rted/slash-command-action checks only created and edited comments (
   /** The workflow above with the `types:` of its `issue_comment` (none: every activity) and the job's `if:`. */
   const on = (types: string, condition = "github.event.issue.pull_request && startsWith(github.event.comment.body, '/test')") =>
     workflow(xt0rted()).replace('    types: [created]\n', types === '' ? '' : `    types: ${types}\n`).replace(/^ {4}if: .*$/m, `    if: ${condition}`);
-  const found = (text: string, guard = '') => scanWith('untrusted-checkout', guard === '' ? text : text.replace(/( +)- run: make test/, `$1- ${guard}run: make test`).replace(/( +)- uses: actions\/checkout@v4\n( +)with:/, `$1- uses: actions/checkout@v4\n$2${guard}with:`));
+  const found = (text: string, guard = '') => scanWith('untrusted-checkout', guard === '' ? text : text.replace(/( +)- run: make test/, `$1- ${guard}run: make test`).replace(/( +)- uses: actions\/checkout@v4\n( +)with:/, `$1- uses: actions/checkout@v3\n$2${guard}with:`));
 
   it('on a deleted comment (no types:) the action ends its step without checking: the later steps run for anyone', () => {
     const open = found(on(''));

@@ -14,7 +14,7 @@ function lastStep(script: string, stepEnv: string, jobEnv = ''): Step {
     '    runs-on: ubuntu-latest',
     ...(jobEnv === '' ? [] : ['    env:', block(jobEnv, '      ')]),
     '    steps:',
-    '      - uses: actions/checkout@v4',
+    '      - uses: actions/checkout@v3',
     ...(stepEnv === '' ? ['      - run: |'] : ['      - env:', block(stepEnv, '          '), '        run: |']),
     block(script, '          '),
     '',

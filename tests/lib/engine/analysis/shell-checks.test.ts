@@ -252,7 +252,7 @@ const RELEASE = [
   '  release:',
   '    runs-on: ubuntu-latest',
   '    steps:',
-  '      - uses: actions/checkout@v4',
+  '      - uses: actions/checkout@v3',
   '      - uses: actions/setup-go@v5',
   '        with:',
   "          go-version: '1.22'",

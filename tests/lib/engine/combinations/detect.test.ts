@@ -576,7 +576,7 @@ describe('compromised-action: a compromise whose tags were restored', () => {
       '  changed:',
       '    runs-on: ubuntu-latest',
       '    steps:',
-      '      - uses: actions/checkout@v4',
+      '      - uses: actions/checkout@v3',
       '      - uses: tj-actions/changed-files@v45',
       '        env:',
       '          TOKEN: ${{ secrets.DEPLOY_TOKEN }}',

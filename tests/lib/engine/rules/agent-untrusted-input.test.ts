@@ -589,7 +589,7 @@ ${on}
         triage:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4${options.before ?? ''}
+            - uses: actions/checkout@v3${options.before ?? ''}
             - uses: anthropics/claude-code-action@v1
               with:
                 anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}
@@ -646,7 +646,7 @@ ${on}
         review:
           runs-on: ubuntu-latest${env}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: openai/codex-action@v1
               with:
                 openai-api-key: \${{ secrets.OPENAI_API_KEY }}
@@ -852,7 +852,7 @@ ${on}
           agent:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - env:
                   GH_TOKEN: \${{ secrets.PUSH_TOKEN }}
                   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
@@ -1016,7 +1016,7 @@ jobs:
   triage:
     runs-on: ubuntu-latest${job}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
 ${step}
 `;
   const script = `      - run: python .github/scripts/label.py
@@ -1196,7 +1196,7 @@ describe(`${RULE}: a reusable workflow started through a gated caller`, () => {
           runs-on: ubuntu-latest
           permissions: { contents: write, issues: write }
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: google-github-actions/run-gemini-cli@v0
               env:
                 ISSUE_BODY: \${{ github.event.issue.body }}
@@ -1278,7 +1278,7 @@ describe(`${RULE}: an allowlist that edits files and pushes them`, () => {
       triage:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: anthropics/claude-code-action@v1
             with:
               claude_code_oauth_token: \${{ secrets.CLAUDE_CODE_OAUTH_TOKEN }}

@@ -14,7 +14,7 @@ describe(RULE, () => {
           steps:
             - uses: actions/create-release@v1
             - uses: Actions-RS/toolchain@16499b5e05bf2e26879000db0c1d13f7e13fa3af
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
     `);
     expect(positions(findings)).toEqual(['6:15 LOW', '7:15 LOW']);
     expect(findings[0]?.description).toBe('`actions/create-release` is archived: it receives no fixes, security fixes included.');

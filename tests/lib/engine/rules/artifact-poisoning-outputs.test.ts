@@ -213,7 +213,7 @@ describe(`${RULE}: a download whose own content the analysis follows nowhere nam
       size-report:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - name: Download Size Data
             uses: dawidd6/action-download-artifact@v6
             with:
@@ -367,7 +367,7 @@ describe(`${RULE}: outputs the writing step fills only from a value that matched
         publish:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - name: Download summary
               env:
                 GH_TOKEN: \${{ github.token }}

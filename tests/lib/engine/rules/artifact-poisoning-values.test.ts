@@ -46,7 +46,7 @@ describe(`${RULE}: values of a fork's artifact that only steer (issue 24)`, () =
         permissions:
           contents: read
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               repository: \${{ needs.meta.outputs.fork }}
               ref: \${{ needs.meta.outputs.head }}
@@ -161,7 +161,7 @@ describe(`${RULE}: a repository and branch read from a fork's artifact, checked 
         needs: meta
         runs-on: ubuntu-latest${environment}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               repository: \${{ needs.meta.outputs.fork }}
               ref: \${{ needs.meta.outputs.head }}
@@ -238,7 +238,7 @@ describe(`${RULE}: a run id given through env: (issue 25)`, () => {
       '    needs: meta',
       '    runs-on: ubuntu-latest',
       '    steps:',
-      '      - uses: actions/checkout@v4',
+      '      - uses: actions/checkout@v3',
       '        with:',
       '          repository: ${{ needs.meta.outputs.repo }}',
       '          ref: ${{ needs.meta.outputs.sha }}',
@@ -323,7 +323,7 @@ describe(`${RULE}: a checkout several jobs after the download (issue 25)`, () =>
         needs: [resolve, lint]
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               repository: ${repo}
               ref: ${sha}
@@ -406,7 +406,7 @@ describe(`${RULE}: a github-script reading the download through a path built in 
         needs: resolve
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               repository: \${{ needs.resolve.outputs.repository }}
               ref: \${{ needs.resolve.outputs.sha }}

@@ -41,7 +41,7 @@ const build = { path: '.github/workflows/build.yml', text: yaml`
     b:
       runs-on: ubuntu-latest
       steps:
-        - uses: actions/checkout@v4
+        - uses: actions/checkout@v3
         - run: make site
         - uses: actions/upload-artifact@v4
           with: { name: website, path: build }
@@ -62,7 +62,7 @@ const deploy = (runId: string, then: string) => ({
       d:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with: { persist-credentials: false }
           - name: Download
             uses: ./.github/actions/download-retry

@@ -92,7 +92,7 @@ describe(RULE, () => {
         j:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/github-script@v7
               with:
                 script: |
@@ -306,7 +306,7 @@ ${env}
         deploy:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: uv sync --locked
             - uses: actions/download-artifact@v4
               with:
@@ -613,7 +613,7 @@ ${use}
                 sha: \${{ needs.scan.outputs.sha }}
                 token: \${{ secrets.GITHUB_TOKEN }}
     `);
-    const checkout = ['            - uses: actions/checkout@v4', '              with:', '                repository: ${{ steps.json.outputs.repo }}', '                ref: ${{ steps.json.outputs.sha }}', '            - run: semgrep ci'].join('\n');
+    const checkout = ['            - uses: actions/checkout@v3', '              with:', '                repository: ${{ steps.json.outputs.repo }}', '                ref: ${{ steps.json.outputs.sha }}', '            - run: semgrep ci'].join('\n');
     const [low] = scanWith(RULE, workflow(checkout));
     expect(low?.severity).toBe('LOW');
     expect(low?.description).toContain('picks the repository or ref it checks out (`steps.json.outputs.repo`), read from them, and no later step runs that checkout');
@@ -937,7 +937,7 @@ describe(`${RULE}: artifacts of other runs outside workflow_run (issue 25)`, () 
         if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/preview')
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: |
               BRANCH=$(gh pr view "$NUMBER" --json headRefName -q .headRefName)
               RUN_ID=$(gh run list ${pick} --workflow build.yml --json databaseId -q '.[0].databaseId')
@@ -1050,7 +1050,7 @@ describe(`${RULE}: dawidd6/action-download-artifact skips forks' runs by default
         permissions:
           contents: write
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - ${uses}
             with:
               workflow: ci.yml
@@ -1100,7 +1100,7 @@ describe(`${RULE}: files only published as they are`, () => {
       preview:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: actions/download-artifact@v4
             with:
               name: site
@@ -1295,7 +1295,7 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
                 name: meta
                 run-id: \${{ github.event.workflow_run.id }}${path}
             ${read}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: ${ref}
             ${build}
@@ -1398,7 +1398,7 @@ describe(`${RULE}: runs listed from a workflow that never runs on pull requests`
           build:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - run: make dist
@@ -1517,7 +1517,7 @@ describe(`${RULE}: a directory named like a GitHub CLI subcommand`, () => {
         e2e:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/download-artifact@v4
               with:
                 name: build
@@ -1991,7 +1991,7 @@ describe(`${RULE}: a job that uploads an artifact, then downloads the one of tha
           needs: parse
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 repository: \${{ needs.parse.outputs.repository }}
                 ref: \${{ needs.parse.outputs.sha }}
@@ -2099,7 +2099,7 @@ describe(`${RULE}: a run picked by a job that also runs on a schedule`, () => {
           b:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - run: make
               - uses: actions/upload-artifact@v4
                 with: { name: data, path: out }
@@ -2229,7 +2229,7 @@ describe(`${RULE}: a run artifact's archive fetched through the REST API`, () =>
   ` });
   const build = (events: string) => ({
     path: '.github/workflows/build.yml',
-    text: `name: Build Pull Request\non: ${events}\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: make\n      - uses: actions/upload-artifact@v4\n        with:\n          name: report\n          path: out/\n`,
+    text: `name: Build Pull Request\non: ${events}\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - run: make\n      - uses: actions/upload-artifact@v4\n        with:\n          name: report\n          path: out/\n`,
   });
 
   it('reads `curl -o a.zip "$url"` of the archive and its extraction as a download of the triggering run: HIGH when a later command runs it', () => {

@@ -365,7 +365,7 @@ describe('bot-actor-condition: dependabot/fetch-metadata verifies the pull reque
           steps:
             ${steps}
     `;
-    const runsCode = scanWith(RULE, workflow(`- uses: actions/checkout@v4
+    const runsCode = scanWith(RULE, workflow(`- uses: actions/checkout@v3
               if: github.actor == 'dependabot[bot]'
               with: { ref: "\${{ github.event.pull_request.head.sha }}" }
             - run: npm ci && npm test

@@ -16,7 +16,7 @@ describe(RULE, () => {
         publish:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/setup-node@v4
               with:
                 cache: npm
@@ -71,7 +71,7 @@ describe(RULE, () => {
         release:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/setup-node@v4
               with: { cache: npm }
             - run: npm ci && npm run changelog
@@ -248,7 +248,7 @@ ${download}
         checked-out:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - uses: actions/setup-node@v4
@@ -274,8 +274,8 @@ ${download}
         docs:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
                 path: pr-docs
@@ -336,7 +336,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
         image:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: ${ref}
             - run: docker buildx build --cache-to type=gha,mode=max --cache-from type=gha .
@@ -365,7 +365,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
         report:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/setup-node@v4
               with:
                 cache: npm
@@ -380,7 +380,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci
@@ -407,7 +407,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
 
     it("is LOW when the workflow_run job already checks out and runs the pull request's head", () => {
       const theirs = followUp(secretStep);
-      theirs.text = theirs.text.replace('- uses: actions/checkout@v4', '- uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.workflow_run.head_sha }}');
+      theirs.text = theirs.text.replace('- uses: actions/checkout@v3', '- uses: actions/checkout@v3\n        with:\n          ref: ${{ github.event.workflow_run.head_sha }}');
       const findings = scanWith(RULE, [ci('pull_request'), theirs, writer]);
       expect(positions(findings)).toEqual(['12:15 LOW']);
       expect(findings[0]?.description).toContain("the job already runs the outsider's code");
@@ -494,7 +494,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
           test:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - uses: astral-sh/setup-uv@v6
@@ -518,7 +518,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - uses: actions/cache/restore@v4
@@ -542,7 +542,7 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - uses: actions/setup-node@v4
@@ -567,7 +567,7 @@ ${after}
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
                 persist-credentials: false
@@ -602,7 +602,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
       publish:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: actions/setup-node@v4
             with:
               cache: npm
@@ -615,7 +615,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
       test:
         runs-on: ubuntu-latest${condition}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           - run: npm ci && npm test
@@ -684,7 +684,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
         if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: refs/pull/\${{ github.event.issue.number }}/head
           - run: npm ci && npm test
@@ -739,7 +739,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: ${ref}
             - uses: actions/cache@v4
@@ -797,7 +797,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
             if: needs.check.outputs.allowed == 'true'
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: refs/pull/\${{ github.event.issue.number }}/head
               - uses: actions/setup-node@v4
@@ -826,7 +826,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
             environment: external
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - run: npm ci && npm test
@@ -847,7 +847,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
             if: contains(github.event.pull_request.labels.*.name, 'safe to test')
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.ref }}
                   repository: \${{ github.event.pull_request.head.repo.full_name }}
@@ -873,7 +873,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
           if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/scdiff') && ${check}
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/setup-node@v4
               with:
                 cache: npm
@@ -893,7 +893,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
           if: contains(github.event.pull_request.labels.*.name, 'safe to test')
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci && npm test
@@ -927,7 +927,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
             if: github.event.label.name == 'safe to test'
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ ${ref} }}
                   repository: \${{ github.event.pull_request.head.repo.full_name }}
@@ -956,7 +956,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
           test:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - uses: actions/setup-node@v4
                 with:
                   cache: npm
@@ -987,7 +987,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: echo done
@@ -1006,7 +1006,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - uses: actions/setup-node@v4
@@ -1027,7 +1027,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
         publish:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ${cache}
             - run: ${script}
     ` });
@@ -1072,7 +1072,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
         publish:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/cache@v4
               with:
                 path: dist
@@ -1104,7 +1104,7 @@ ${inputs.split('\n').map((l) => `                ${l}`).join('\n')}
           test:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - run: npm ci && npm test
@@ -1130,7 +1130,7 @@ ${inputs.split('\n').map((l) => `                ${l}`).join('\n')}
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - uses: ${cache}
@@ -1201,7 +1201,7 @@ ${inputs.split('\n').map((l) => `                ${l}`).join('\n')}
           cache:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - uses: actions/setup-node@v4
@@ -1256,7 +1256,7 @@ ${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
     const file = (path: string, lines: string[]) => ({ path, text: `${lines.join('\n')}\n` });
     /** The release on `runsOn`, restoring with the step `cache` (`uses:` then its `with:` lines). */
     const releaseOn = (runsOn: string, cache: string[]) =>
-      file('.github/workflows/release.yml', ['on:', '  push:', "    tags: ['v*']", 'jobs:', '  publish:', `    runs-on: ${runsOn}`, '    steps:', '      - uses: actions/checkout@v4', ...cache.map((l) => `      ${l}`), '      - run: npm install && npm publish']);
+      file('.github/workflows/release.yml', ['on:', '  push:', "    tags: ['v*']", 'jobs:', '  publish:', `    runs-on: ${runsOn}`, '    steps:', '      - uses: actions/checkout@v3', ...cache.map((l) => `      ${l}`), '      - run: npm install && npm publish']);
     /** A `pull_request_target` job running the pull request's code on `runsOn` (with `strategy` lines), saving with `cache`. */
     const writerOn = (runsOn: string, cache: string[], strategy: string[] = []) =>
       file('.github/workflows/other.yml', [
@@ -1266,7 +1266,7 @@ ${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
         `    runs-on: ${runsOn}`,
         ...strategy.map((l) => `    ${l}`),
         '    steps:',
-        '      - uses: actions/checkout@v4',
+        '      - uses: actions/checkout@v3',
         '        with:',
         '          ref: ${{ github.event.pull_request.head.sha }}',
         ...cache.map((l) => `      ${l}`),
@@ -1338,7 +1338,7 @@ ${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
 
     it('negative: a pull_request_target save the pull request picks, on Windows, writes nothing the ubuntu release restores: not named', () => {
       // Nothing of the pull request's runs in this job (no step runs its code): its only way in is the save itself.
-      const save = file('.github/workflows/save.yml', ['on: pull_request_target', 'jobs:', '  cache:', '    runs-on: windows-latest', '    steps:', '      - uses: actions/checkout@v4', '        with:', '          ref: ${{ github.event.pull_request.head.sha }}', ...npm.map((l) => `      ${l}`)]);
+      const save = file('.github/workflows/save.yml', ['on: pull_request_target', 'jobs:', '  cache:', '    runs-on: windows-latest', '    steps:', '      - uses: actions/checkout@v3', '        with:', '          ref: ${{ github.event.pull_request.head.sha }}', ...npm.map((l) => `      ${l}`)]);
       expect(ofRelease([ubuntuNpm, save])[0]?.description ?? '').not.toContain('save.yml');
       const linux = { ...save, text: save.text.replace('windows-latest', 'ubuntu-latest') };
       expect(ofRelease([ubuntuNpm, linux])[0]?.description).toContain('`.github/workflows/save.yml` (job `cache`) saves a cache (actions/setup-node with `cache: npm`) under `pull_request_target`');
@@ -1367,7 +1367,7 @@ ${steps}
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/cache@v4
               if: ${restoreIf}
               with:
@@ -1502,7 +1502,7 @@ ${inputs}
         publish:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ./.github/actions/setup
             - uses: ./.github/actions/publish
     ` };
@@ -1532,7 +1532,7 @@ ${inputs}    - run: pnpm build
         publish:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ./.github/actions/setup
             - run: pnpm publish --no-git-checks
               env:
@@ -1573,7 +1573,7 @@ ${inputs}
         publish:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: acme/tools/.github/actions/setup@main
             - run: pnpm publish --no-git-checks
     ` };
@@ -1606,7 +1606,7 @@ jobs:
   publish:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - uses: ${uses}
 ${given}      - run: uv build && uv publish
         env:
@@ -1656,7 +1656,7 @@ jobs:
   publish:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - uses: ./.github/actions/install
 ${given}      - run: pnpm publish
         env:
@@ -1704,7 +1704,7 @@ describe(`${RULE}: a label-approved pull_request_target job writing the cache a 
         if: ${condition}
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: ${ref}
           - uses: ./.github/actions/setup-deps
@@ -1725,7 +1725,7 @@ describe(`${RULE}: a label-approved pull_request_target job writing the cache a 
       publish:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: ./.github/actions/setup-deps
           - run: npm run build
           - run: npm publish --provenance
@@ -1785,7 +1785,7 @@ describe(`${RULE}: the halves of actions/cache in a local composite action, keye
       test:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: ${ref}
           - uses: ./.github/actions/deps
@@ -1804,7 +1804,7 @@ describe(`${RULE}: the halves of actions/cache in a local composite action, keye
       publish:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: ./.github/actions/deps
             with:
               cache-key: deps-\${{ hashFiles('package-lock.json') }}
@@ -1841,7 +1841,7 @@ describe('cache-poisoning: a push to a registry the job started is not shipping'
             image: registry:2
             ports: ['5000:5000']
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: actions/setup-go@v5
           - run: go build ./... && docker build -t app .
           - run: ${push}
@@ -1868,7 +1868,7 @@ describe('cache-poisoning: a push to a registry the job started is not shipping'
             image: registry:2
             ports: ['5000:5000']
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: actions/setup-go@v5
           - run: go build ./...
 ${body}
@@ -1955,7 +1955,7 @@ runs:
           contents: read
           id-token: write
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: ./.github/actions/setup
           - run: ${command}
   ` });
@@ -2021,7 +2021,7 @@ runs:
           contents: read
           id-token: write
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: ./.github/actions/setup
           - env: {${env}}
             run: ${command}
@@ -2059,7 +2059,7 @@ describe(`${RULE}: a restore goreleaser deletes before it builds`, () => {
       release:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: actions/cache@v4
             with:
               path: ${paths}
@@ -2127,7 +2127,7 @@ describe(`${RULE}: which restore and which writer the description names`, () => 
       publish:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: ${action}
           - run: npm publish
             env:
@@ -2139,7 +2139,7 @@ describe(`${RULE}: which restore and which writer the description names`, () => 
       ${job}:
         runs-on: ubuntu-latest${extra}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           ${steps}

@@ -35,7 +35,7 @@ describe(RULE, () => {
         lint:
           runs-on: ubuntu-latest
           continue-on-error: true
-          steps: [{ uses: actions/checkout@v4 }, { run: npx eslint . }]
+          steps: [{ uses: actions/checkout@v3 }, { run: npx eslint . }]
         nightly:
           runs-on: ubuntu-latest
           continue-on-error: true
@@ -453,7 +453,7 @@ ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make
         zizmor:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - id: zizmor
               run: uvx zizmor --format=sarif . > results.sarif
               continue-on-error: true

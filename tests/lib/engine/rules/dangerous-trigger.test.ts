@@ -16,7 +16,7 @@ describe(RULE, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -38,7 +38,7 @@ describe(RULE, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.workflow_run.head_sha }}
             - run: make
@@ -58,7 +58,7 @@ describe(RULE, () => {
             matrix:
               os: [${systems}]
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
     `;
     expect(scanWith(RULE, workflow('ubuntu-20.04, windows-2019'))).toEqual([]);
@@ -110,11 +110,11 @@ describe(RULE, () => {
 
   it('is armed (MEDIUM, restating a HIGH) when a job that holds the default token runs outsider code or text, LOW (saying what is there) when none does', () => {
     const variants: [string, string][] = [
-      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm ci', 'MEDIUM'],
+      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v3\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm ci', 'MEDIUM'],
       ['- uses: actions/labeler@v5\n      - run: echo "${{ github.event.pull_request.title }}"', 'MEDIUM'],
       // Pull request data read through the API or the payload is data, not code.
       ['- uses: actions/github-script@v7\n        with:\n          script: console.log(context.payload.pull_request.number)', 'LOW'],
-      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4', 'LOW'],
+      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v3', 'LOW'],
       ['- uses: actions/labeler@v5\n      - run: echo done', 'LOW'],
       ['- uses: actions/github-script@v7', 'LOW'],
     ];
@@ -144,7 +144,7 @@ describe(RULE, () => {
           if: ${condition}
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: '\${{ github.event.pull_request.merge_commit_sha }}' }
             - run: npm ci && npm run docs
     `;
@@ -168,7 +168,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           ${job}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm install
@@ -241,7 +241,7 @@ describe(RULE, () => {
           if: github.event.label.name == 'safe to test'
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: ${ref}
             - run: npm install
@@ -264,13 +264,13 @@ describe(RULE, () => {
           if: github.event.pull_request.head.repo.full_name == github.repository
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: '\${{ github.event.pull_request.head.sha }}' }
             - run: npm ci
         look:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: '\${{ github.event.pull_request.head.sha }}' }
             - run: ls
     `);
@@ -424,7 +424,7 @@ jobs:
     const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
     const canary = (filter: string) => ({
       path: '.github/workflows/canary.yml',
-      text: `on:\n  workflow_run:\n    workflows: [CI]\n    types: [completed]${filter}\njobs:\n  publish:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci && npm publish --tag canary\n        env:\n          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}\n`,
+      text: `on:\n  workflow_run:\n    workflows: [CI]\n    types: [completed]${filter}\njobs:\n  publish:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - run: npm ci && npm publish --tag canary\n        env:\n          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}\n`,
     });
     const filtered = scanWith(RULE, [canary('\n    branches: [main]'), ci('pull_request')]);
     // The job runs the base repository's own code (a checkout without `ref:` on `workflow_run`): an extra run of it.
@@ -706,7 +706,7 @@ describe(`${RULE}: what the started workflow does with the values an outsider se
   it('is LOW when the inputs only pick among fixed values, naming what the outsider chooses', () => {
     const choice = started(
       'channel:\n  type: choice\n  options: [stable, beta]\npr:\n  type: string\ndry:\n  type: boolean',
-      '- uses: actions/checkout@v4\n- if: inputs.dry == false\n  run: ./scripts/release.sh "$PR" ${{ inputs.channel }}\n  env:\n    PR: ${{ inputs.pr }}',
+      '- uses: actions/checkout@v3\n- if: inputs.dry == false\n  run: ./scripts/release.sh "$PR" ${{ inputs.channel }}\n  env:\n    PR: ${{ inputs.pr }}',
     );
     const [finding] = found([slash, choice]);
     expect(finding?.severity).toBe('LOW');
@@ -742,7 +742,7 @@ describe(`${RULE}: what the started workflow does with the values an outsider se
   it('stays MEDIUM when an input reaches a script, code, a checkout, a publish or an action it cannot follow', () => {
     const cases: [string, string, string][] = [
       ['note: {}', '- run: echo "${{ inputs.note }}"', 'is expanded into the script of step 1 of job `release`'],
-      ['ref: {}', '- uses: actions/checkout@v4\n  with:\n    ref: ${{ inputs.ref }}', 'is the `ref` step 1 of job `release` checks out'],
+      ['ref: {}', '- uses: actions/checkout@v3\n  with:\n    ref: ${{ inputs.ref }}', 'is the `ref` step 1 of job `release` checks out'],
       ['pr:\n  type: number', '- run: gh pr checkout "$PR"\n  env:\n    PR: ${{ inputs.pr }}', 'names what step 1 of job `release` checks out or fetches (`$PR`)'],
       ['cmd: {}', '- run: eval "$CMD"\n  env:\n    CMD: ${{ inputs.cmd }}', 'is run as code by step 1 of job `release` (`$CMD`)'],
       ['tag: {}', '- run: npm publish --tag "$TAG"\n  env:\n    TAG: ${{ inputs.tag }}', 'is handed to the publish of step 1 of job `release` (`$TAG`)'],
@@ -804,7 +804,7 @@ describe(`${RULE}: what the started workflow does with the values an outsider se
       path: '.github/workflows/deploy.yml',
       text: `on:\n  repository_dispatch:\n    types: [release-command]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n${steps}\n      - run: ./deploy.sh\n        env:\n          KEY: \${{ secrets.DEPLOY_KEY }}\n`,
     });
-    const checkout = handler('      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.client_payload.pull_request.head.sha }}');
+    const checkout = handler('      - uses: actions/checkout@v3\n        with:\n          ref: ${{ github.event.client_payload.pull_request.head.sha }}');
     const [head] = found([slashRepo, checkout]);
     expect(head?.severity).toBe('MEDIUM');
     expect(head?.description).toContain("`client_payload.pull_request` is the `ref` step 1 of job `d` checks out");
@@ -834,7 +834,7 @@ describe(`${RULE}: a comment command whose permission check holds only on some c
               command: backport
               reaction: 'true'
               permission-level: write
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: korthout/backport-action@v3
   `;
 
@@ -868,7 +868,7 @@ describe(`${RULE}: a comment command whose permission check holds only on some c
               include:
                 - token: TOKEN_A
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make test
@@ -944,7 +944,7 @@ describe('dangerous-trigger: a download that runs only on one of two privileged 
         permissions:
           pull-requests: write
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               persist-credentials: false
               ref: \${{ github.event.pull_request.base.sha || github.sha }}
@@ -993,7 +993,7 @@ describe(`${RULE}: a maintainer's command that dispatches the pull request by nu
   });
   const tests = (steps: string, secrets = true) => ({
     path: '.github/workflows/gpu-tests.yml',
-    text: `on:\n  workflow_dispatch:\n    inputs:\n      ref:\n        required: true\npermissions:\n  contents: read\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: \${{ inputs.ref }}\n${steps}${secrets ? '        env:\n          HF_TOKEN: ${{ secrets.HF_TOKEN }}\n' : ''}`,
+    text: `on:\n  workflow_dispatch:\n    inputs:\n      ref:\n        required: true\npermissions:\n  contents: read\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n        with:\n          ref: \${{ inputs.ref }}\n${steps}${secrets ? '        env:\n          HF_TOKEN: ${{ secrets.HF_TOKEN }}\n' : ''}`,
   });
   const runsTests = '      - run: pip install -e . && pytest\n';
   const found = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file === '.github/workflows/test-command.yml');
@@ -1011,7 +1011,7 @@ describe(`${RULE}: a maintainer's command that dispatches the pull request by nu
     // The number through a variable of the step's environment, to a script checkout.
     const byNumber = found([
       command('gh workflow run gpu-tests.yml -f pr="$PR_NUMBER"', '          PR_NUMBER: ${{ github.event.issue.number }}\n'),
-      { path: '.github/workflows/gpu-tests.yml', text: 'on:\n  workflow_dispatch:\n    inputs:\n      pr: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: gh pr checkout "$PR" && make test\n        env:\n          PR: ${{ inputs.pr }}\n          GH_TOKEN: ${{ github.token }}\n          AWS_SECRET_ACCESS_KEY: ${{ secrets.AWS_SECRET_ACCESS_KEY }}\n' },
+      { path: '.github/workflows/gpu-tests.yml', text: 'on:\n  workflow_dispatch:\n    inputs:\n      pr: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - run: gh pr checkout "$PR" && make test\n        env:\n          PR: ${{ inputs.pr }}\n          GH_TOKEN: ${{ github.token }}\n          AWS_SECRET_ACCESS_KEY: ${{ secrets.AWS_SECRET_ACCESS_KEY }}\n' },
     ]);
     expect(byNumber.map((f) => f.severity)).toEqual(['MEDIUM']);
     // github-script's createWorkflowDispatch with the number the event's issue has.
@@ -1055,7 +1055,7 @@ describe('dangerous-trigger: an approval the code can change after', () => {
             env:
               GH_TOKEN: \${{ github.token }}
             run: echo "sha=$(gh pr view \${{ github.event.number }} --json headRefOid --jq .headRefOid)" >> "$GITHUB_OUTPUT"
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: ${ref}
           - run: bash scripts/build.sh

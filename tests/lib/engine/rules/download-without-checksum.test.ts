@@ -129,7 +129,7 @@ describe(RULE, () => {
     const action = { path: '.github/actions/tools/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: wget -q https://x.test/t.tar.xz\n      shell: bash\n' };
     const caller = (permissions: string) => ({
       path: '.github/workflows/ci.yml',
-      text: `on: push\npermissions: ${permissions}\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/tools\n`,
+      text: `on: push\npermissions: ${permissions}\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - uses: ./.github/actions/tools\n`,
     });
     const low = scanWith(RULE, [action, caller('{ contents: read }')]);
     expect(positions(low)).toEqual(['4:12 LOW']);

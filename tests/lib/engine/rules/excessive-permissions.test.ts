@@ -21,10 +21,10 @@ describe(RULE, () => {
       jobs:
         test:
           runs-on: ubuntu-latest
-          steps: [{ uses: actions/checkout@v4 }, { run: npm ci && npm test }]
+          steps: [{ uses: actions/checkout@v3 }, { run: npm ci && npm test }]
         release:
           runs-on: ubuntu-latest
-          steps: [{ uses: actions/checkout@v4 }, { run: git tag v1 && git push --tags }]
+          steps: [{ uses: actions/checkout@v3 }, { run: git tag v1 && git push --tags }]
     `);
     expect(positions(records.map((r) => r.finding))).toEqual(['3:3 LOW', '5:3 LOW']);
     expect(records.map((r) => r.job)).toEqual([null, null]);
@@ -39,7 +39,7 @@ describe(RULE, () => {
       jobs:
         tag:
           runs-on: ubuntu-latest
-          steps: [{ uses: actions/checkout@v4 }, { run: git tag v1 && git push --tags }]
+          steps: [{ uses: actions/checkout@v3 }, { run: git tag v1 && git push --tags }]
         release:
           runs-on: ubuntu-latest
           steps: [{ uses: softprops/action-gh-release@v2 }]
@@ -55,7 +55,7 @@ describe(RULE, () => {
           permissions: ${perms}
           ${env}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { persist-credentials: false }
             ${steps}
     `;
@@ -93,7 +93,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           permissions: ${permissions}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: prefix-dev/setup-pixi@v0.10.1
             - run: ${run}
     `;
@@ -118,7 +118,7 @@ describe(RULE, () => {
         single:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { persist-credentials: false }
     `);
     expect(positions(findings)).toEqual(['3:3 LOW']);
@@ -177,7 +177,7 @@ ${input}
         check:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: '\${{ github.event.pull_request.head.sha }}' }
             - run: ${run}
         notify:
@@ -235,7 +235,7 @@ ${input}
           runs-on: x
           permissions:
             contents: write
-          steps: [{ uses: actions/checkout@v4 }, { run: make test }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make test }]
         label:
           runs-on: x
           permissions:
@@ -245,7 +245,7 @@ ${input}
           runs-on: x
           permissions:
             contents: write
-          steps: [{ uses: actions/checkout@v4 }, { run: make release }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make release }]
         other:
           runs-on: x
           permissions: read-all
@@ -446,7 +446,7 @@ describe(`${RULE}: a job's own write grant next to a pull request checkout`, () 
           contents: read
           ${permissions}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
               persist-credentials: false
@@ -508,7 +508,7 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
         ${gate}
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: refs/pull/\${{ github.event.pull_request.number }}/merge
           - run: npm ci && npm test && git push
@@ -568,7 +568,7 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
         sync:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/github-script@v7
               with:
                 script: |
@@ -751,13 +751,13 @@ ${steps}
 
   it('does not call id-token unused where a step publishes with OIDC', () => {
     const perms = '          contents: write\n          pull-requests: write\n          id-token: write';
-    expect(scanWith(RULE, job(perms, `          - uses: actions/checkout@v4
+    expect(scanWith(RULE, job(perms, `          - uses: actions/checkout@v3
           - uses: changesets/action@v1
             with:
               publish: pnpm exec changeset publish`))).toEqual([]);
-    expect(scanWith(RULE, job('          id-token: write', `          - uses: actions/checkout@v4
+    expect(scanWith(RULE, job('          id-token: write', `          - uses: actions/checkout@v3
           - uses: js-devtools/npm-publish@v4`))).toEqual([]);
-    expect(scanWith(RULE, job('          contents: write\n          id-token: write', `          - uses: actions/checkout@v4
+    expect(scanWith(RULE, job('          contents: write\n          id-token: write', `          - uses: actions/checkout@v3
           - uses: sigstore/cosign-installer@v3
           - uses: goreleaser/goreleaser-action@v6
             with:
@@ -772,7 +772,7 @@ ${steps}
 
   it('still calls id-token unused where nothing publishes with OIDC (changesets only versioning, a goreleaser snapshot)', () => {
     const perms = '          contents: write\n          pull-requests: write\n          id-token: write';
-    expect(positions(scanWith(RULE, job(perms, `          - uses: actions/checkout@v4
+    expect(positions(scanWith(RULE, job(perms, `          - uses: actions/checkout@v3
           - uses: changesets/action@v1
             with:
               version: pnpm run version`)))).toEqual(['12:7 LOW']);
@@ -834,7 +834,7 @@ describe(`${RULE}: steps that act with another token`, () => {
   `;
 
   it('reports the job token\'s write scopes unused when gh and every action take the app token', () => {
-    const found = scanWith(RULE, job(`- uses: actions/checkout@v4
+    const found = scanWith(RULE, job(`- uses: actions/checkout@v3
             with: { token: "\${{ steps.app.outputs.token }}" }
           - run: gh pr review --approve "$PR" && git push origin HEAD
             env:
@@ -874,7 +874,7 @@ describe(`${RULE}: steps that act with another token`, () => {
     expect(scanWith(RULE, job(`- run: gh pr merge "$PR"
             env: { GH_TOKEN: "\${{ steps.app.outputs.token || github.token }}" }`))).toEqual([]);
     // The app token reaches gh, but git pushes with what the default checkout persisted: the job's token.
-    expect(scanWith(RULE, job(`- uses: actions/checkout@v4
+    expect(scanWith(RULE, job(`- uses: actions/checkout@v3
           - run: gh pr comment "$PR" --body done && git push origin HEAD
             env: { GH_TOKEN: "\${{ steps.app.outputs.token }}" }`))).toEqual([]);
     // An action given the app token, next to one that is not, still leaves the grant it uses used.
@@ -893,7 +893,7 @@ describe(`${RULE}: the steps the job's token is handed to`, () => {
         runs-on: ubuntu-latest
         permissions: ${permissions}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           ${steps}
   `;
 
@@ -959,7 +959,7 @@ ${inner}
           runs-on: ubuntu-latest
           permissions: { contents: read, security-events: write }
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: octo/repo/.github/actions/scan@0123456789abcdef0123456789abcdef01234567
               with: { github-token: '\${{ secrets.DEPS_PAT }}' }
     `,
@@ -987,7 +987,7 @@ ${inner}
         docs:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - ${step}
     `);
     for (const uses of ['run: mike deploy --push --update-aliases dev latest', 'run: ghp-import -n -p -f site', 'run: mkdocs gh-deploy --force', 'uses: korthout/backport-action@v3']) {
@@ -1014,7 +1014,7 @@ ${level === 'job' ? `${indented}\n` : ''}    steps:
         env:
           GH_TOKEN: \${{ github.token }}
         run: echo "head_ref=$(gh api repos/$GITHUB_REPOSITORY/pulls/\${{ github.event.issue.number }} --jq .head.ref)" >> "$GITHUB_OUTPUT"
-${checkout ? `      - uses: actions/checkout@v4
+${checkout ? `      - uses: actions/checkout@v3
         with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - run: make bench
@@ -1058,7 +1058,7 @@ ${resolveRuns}
             with:
               role-to-assume: arn:aws:iam::123456789012:role/ci
               aws-region: us-east-1
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           - run: make test
@@ -1072,7 +1072,7 @@ ${resolveRuns}
   });
 
   it('negative: a job that does not need the scope and runs the outsider code arms the excess', () => {
-    const found = scanWith('excessive-permissions', workflow(`          - uses: actions/checkout@v4
+    const found = scanWith('excessive-permissions', workflow(`          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           - run: npm ci`));

@@ -34,7 +34,7 @@ describe(RULE, () => {
     expect(settingsFindings(RULE, { fork_pr_approval: policy('first_time_contributors') })).toEqual([]);
   });
   describe('a workflow that approves fork runs itself', () => {
-    const ci = (runsOn: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: pull_request\njobs:\n  test:\n    runs-on: ${runsOn}\n    steps:\n      - uses: actions/checkout@v4\n      - run: make test\n` });
+    const ci = (runsOn: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: pull_request\njobs:\n  test:\n    runs-on: ${runsOn}\n    steps:\n      - uses: actions/checkout@v3\n      - run: make test\n` });
     const approver = (on: string, condition: string, call: string) => ({
       path: '.github/workflows/approve.yml',
       text: yaml`

@@ -410,7 +410,7 @@ describe(`${RULE}: severity from the run model`, () => {
       j:${condition}
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: echo "T=\${{ github.event.pull_request.title }}" >> "$GITHUB_ENV"
 ${after}
   `;
@@ -418,7 +418,7 @@ ${after}
   it('an earlier action\'s post step runs with the environment too', () => {
     // actions/checkout's cleanup runs after the last step: HIGH even with nothing after the write.
     expect(scanWith(RULE, job('permissions:\n      contents: write', '')).map((f) => f.severity)).toEqual(['HIGH']);
-    expect(scanWith(RULE, job('permissions:\n      contents: write', ''))[0]?.description).toContain('post step of step 1 of job `j` (actions/checkout@v4)');
+    expect(scanWith(RULE, job('permissions:\n      contents: write', ''))[0]?.description).toContain('post step of step 1 of job `j` (actions/checkout@v3)');
   });
 
   it('is MEDIUM when the job holds nothing worth taking; a label checked on the labelled event vouches for the text (LOW)', () => {

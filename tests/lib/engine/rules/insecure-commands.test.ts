@@ -68,7 +68,7 @@ describe(RULE, () => {
           env:
             ACTIONS_ALLOW_UNSECURE_COMMANDS: true
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
             - run: echo "\${{ github.event.comment.body }}" | ./triage
     `);

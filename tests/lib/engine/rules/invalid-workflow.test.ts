@@ -28,7 +28,7 @@ describe(RULE, () => {
   });
 
   it('reports a workflow with no events in `on:` (GitHub rejects it), and nothing in its jobs', () => {
-    const workflow = (on: string) => `name: Pre-release\n${on}\npermissions:\n  contents: write\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/setup-go@v5\n      - uses: goreleaser/goreleaser-action@v6\n        with:\n          args: release\n`;
+    const workflow = (on: string) => `name: Pre-release\n${on}\npermissions:\n  contents: write\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - uses: actions/setup-go@v5\n      - uses: goreleaser/goreleaser-action@v6\n        with:\n          args: release\n`;
     for (const on of ['# on:\n#   push:\n#     tags: [v*]', 'on:']) {
       const all = scanRepository([{ path: '.github/workflows/pre-release.yml', text: workflow(on) }]).findings;
       expect(all.map((f) => f.rule_id), on).toEqual([RULE]);

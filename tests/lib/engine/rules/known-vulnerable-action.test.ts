@@ -167,7 +167,7 @@ describe(RULE, () => {
       'rlespinasse/github-slug-action@v4',
       'github/codeql-action/init@v3',
       'tj-actions/changed-files@main',
-      'actions/checkout@v4',
+      'actions/checkout@v3',
     ))).toEqual([]);
   });
 

@@ -51,7 +51,7 @@ describe(RULE, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ssh-key: \${{ secrets.DEPLOY_KEY }}
                 submodules: recursive
@@ -78,7 +78,7 @@ describe(RULE, () => {
           steps:
             - run: echo cmd
               shell: bash
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { submodules: false, ssh-key: '' }
             - uses: someone/checkout@v1
               with: { ssh-key: key }

@@ -53,7 +53,7 @@ describe(RULE, () => {
           ${condition}
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: refs/pull/\${{ github.event.pull_request.number }}/merge
             - run: npm test
@@ -95,7 +95,7 @@ describe(RULE, () => {
         triage:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci
@@ -103,7 +103,7 @@ describe(RULE, () => {
     expect(positions(findings)).toEqual(['3:3 HIGH']);
     expect(findings[0]?.description).toContain("HIGH: step 2 of job `triage` (line 9) runs `npm ci` from the pull request's checkout (`ref: ${{ github.event.pull_request.head.sha }}`, line 6), and anyone with a GitHub account can start it through `pull_request_target`");
     // The checkout alone, with no step that runs it: no code sink, LOW.
-    expect(scanWith(RULE, 'on: pull_request_target\njobs:\n  t:\n    runs-on: x\n    steps:\n      - uses: actions/checkout@v4\n        with: { ref: \'${{ github.event.pull_request.head.sha }}\' }\n      - run: echo hi\n').map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, 'on: pull_request_target\njobs:\n  t:\n    runs-on: x\n    steps:\n      - uses: actions/checkout@v3\n        with: { ref: \'${{ github.event.pull_request.head.sha }}\' }\n      - run: echo hi\n').map((f) => f.severity)).toEqual(['LOW']);
     const scripted = (expression: string) => scanWith(RULE, yaml`
       on: issue_comment
       jobs:
@@ -126,7 +126,7 @@ describe(RULE, () => {
         lint:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4${ref}
+            - uses: actions/checkout@v3${ref}
             - run: make lint
     `);
     expect(checkout('').map((f) => f.severity)).toEqual(['LOW']);
@@ -173,7 +173,7 @@ describe(RULE, () => {
         e2e:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ ${ref} }}
             - run: ${run}
@@ -364,7 +364,7 @@ describe('missing-permissions: a fork run behind a gate still has a read-only to
           runs-on: ubuntu-latest
           environment: docker
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: docker build .
     `;
     const gated = scanWith('missing-permissions', workflow('timeout-minutes: 30'));

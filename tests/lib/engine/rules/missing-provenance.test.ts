@@ -143,7 +143,7 @@ describe(RULE, () => {
               image: registry:2
               ports: ['5000:5000']
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - id: meta
               uses: ${meta}
               with:

@@ -34,14 +34,14 @@ describe(RULE, () => {
         bounded:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               timeout-minutes: 2
             - run: make test
               timeout-minutes: 30
         partly:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               timeout-minutes: 2
             - run: make test
     `))).toEqual(['10:3 INFO']);

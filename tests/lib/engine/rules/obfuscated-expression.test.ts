@@ -50,7 +50,7 @@ describe(RULE, () => {
             - uses: actions/checkout/.@v4
             - uses: github/codeql-action//init@v3
             - uses: actions/cache/../checkout@v4
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ./../action/init
             - uses: ./.github/actions/setup/
             - uses: docker://alpine:3.20
@@ -71,7 +71,7 @@ describe(RULE, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: /actions/checkout@v4
+            - uses: /actions/checkout@v3
             - uses: actions/checkout/@v4
             - uses: actions/setup.node@v4
             - uses: actions/checkout.@v4
@@ -196,9 +196,9 @@ describe(RULE, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: \${{ fromJSON(steps.setup.outputs.options) }}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.setup.outputs.ref }}
         call:

@@ -17,7 +17,7 @@ describe(`${RULE}: a checkout in a job container that ships without git`, () => 
         container: ${container}
         steps:
           ${before === '' ? '- run: echo start' : before}
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: ./build.sh
   `;
 
@@ -55,7 +55,7 @@ describe(`${RULE}: a checkout in a job container that ships without git`, () => 
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
     `))).toEqual(['6:15 LOW']);
   });
 

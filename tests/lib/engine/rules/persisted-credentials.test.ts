@@ -11,15 +11,15 @@ describe(RULE, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
+            - uses: actions/checkout@v3
               with:
                 persist-credentials: false
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 persist-credentials: "false"
                 token: \${{ secrets.RELEASE_PAT }}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 persist-credentials: \${{ inputs.push }}
                 token: \${{ secrets.RELEASE_PAT }}
@@ -37,7 +37,7 @@ describe(RULE, () => {
       jobs:
         fix:
           runs-on: ubuntu-latest
-          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make }]
     `))).toEqual(['5:21 LOW']);
     // The comment's text runs as shell code after the checkout: it can read the token from .git/config.
     const injected = scanWith(RULE, yaml`
@@ -46,7 +46,7 @@ describe(RULE, () => {
         fix:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: echo "\${{ github.event.comment.body }}"
     `);
     expect(positions(injected)).toEqual(['6:15 MEDIUM']);
@@ -58,7 +58,7 @@ describe(RULE, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci
@@ -72,7 +72,7 @@ describe(RULE, () => {
         a:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/upload-artifact@v4
               with:
                 path: .
@@ -80,7 +80,7 @@ describe(RULE, () => {
         b:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 token: \${{ secrets.RELEASE_PAT }}
             - uses: actions/upload-artifact@v3
@@ -89,7 +89,7 @@ describe(RULE, () => {
         c:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 path: src
             - uses: actions/upload-artifact@0123456789abcdef0123456789abcdef01234567 # v4.3.6
@@ -113,13 +113,13 @@ describe(RULE, () => {
         a:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/upload-artifact@v3
               with: { path: . }
         b:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { token: '\${{ github.token }}' }
             - run: tar -czf build.tar.gz .
             - uses: actions/upload-artifact@0123456789abcdef0123456789abcdef01234567 # v2.3.1
@@ -127,14 +127,14 @@ describe(RULE, () => {
         c:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { token: '\${{ steps.app.outputs.token }}' }
             - uses: actions/upload-artifact@v3
               with: { path: . }
         d:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/upload-artifact@v4
               with: { path: ., include-hidden-files: true }
     `);
@@ -171,7 +171,7 @@ describe(RULE, () => {
           runs-on: x
           steps:
             # upload-artifact 4.4+ leaves hidden files out unless told otherwise
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/upload-artifact@v4
               with:
                 path: .
@@ -185,7 +185,7 @@ describe(RULE, () => {
         c:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: actions/upload-artifact@v3
               with: { path: dist/ }
             - run: tar -C dist -czf site.tgz .
@@ -196,7 +196,7 @@ describe(RULE, () => {
           steps:
             - uses: actions/upload-artifact@v3
               with: { path: . }
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
     `))).toEqual(['7:15 LOW', '15:15 LOW', '21:15 LOW', '32:15 LOW']);
   });
 
@@ -207,20 +207,20 @@ describe(RULE, () => {
         push:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { persist-credentials: true }
             - run: git push
         leak:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { persist-credentials: true }
             - uses: actions/upload-artifact@v4.3.0
               with: { path: ./ }
         expired:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { persist-credentials: true }
             - uses: actions/upload-artifact@v3
               with: { path: ./ }
@@ -236,7 +236,7 @@ describe(RULE, () => {
           runs:
             using: composite
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
         `,
       },
     ]);
@@ -247,7 +247,7 @@ describe(RULE, () => {
   it('does not throw on odd shapes', () => {
     const odd = [
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps: 3\n',
-      'on: push\nenv: [a]\njobs:\n  a:\n    runs-on: x\n    env: 7\n    container: {image: x, credentials: {password: 5}}\n    services: {db: 3}\n    steps:\n      - 1\n      - run: 42\n        env: {A: {b: c}, B: [1], C: null, PASSWORD: 98765432}\n      - run: ""\n      - uses: actions/checkout@v4\n        with: {persist-credentials: {a: 1}, path: [x], token: [1]}\n      - uses: actions/upload-artifact@v3\n        with: {path: {a: b}}\n      - uses: pypa/gh-action-pypi-publish@v1\n        with: {password: {x: 1}, repository-url: [1]}\n      - uses: actions/create-github-app-token@v1\n        with: {owner: {a: b}, skip-token-revoke: [true]}\n      - uses: tibdex/github-app-token@v1\n        with: 5\n      - uses: actions/github-script@v7\n        with: {script: [1]}\n',
+      'on: push\nenv: [a]\njobs:\n  a:\n    runs-on: x\n    env: 7\n    container: {image: x, credentials: {password: 5}}\n    services: {db: 3}\n    steps:\n      - 1\n      - run: 42\n        env: {A: {b: c}, B: [1], C: null, PASSWORD: 98765432}\n      - run: ""\n      - uses: actions/checkout@v3\n        with: {persist-credentials: {a: 1}, path: [x], token: [1]}\n      - uses: actions/upload-artifact@v3\n        with: {path: {a: b}}\n      - uses: pypa/gh-action-pypi-publish@v1\n        with: {password: {x: 1}, repository-url: [1]}\n      - uses: actions/create-github-app-token@v1\n        with: {owner: {a: b}, skip-token-revoke: [true]}\n      - uses: tibdex/github-app-token@v1\n        with: 5\n      - uses: actions/github-script@v7\n        with: {script: [1]}\n',
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: "echo ${{ secrets.X"\n      - run: "X=$(echo ${{ }} ${ $(( <<EOF"\n',
     ];
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
@@ -262,7 +262,7 @@ describe(RULE, () => {
           permissions:
             contents: read
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: echo "\${{ github.event.comment.body }}"
     `);
     expect(positions(readOnly)).toEqual(['8:15 LOW']);
@@ -276,7 +276,7 @@ describe(RULE, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci
@@ -301,7 +301,7 @@ describe(RULE, () => {
             contents: write
             pull-requests: write
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: echo "\${{ github.event.comment.body }}"
     `))).toEqual(['9:15 MEDIUM']);
     // A read-only job token, but checkout persists a personal token passed as `token:`.
@@ -312,7 +312,7 @@ describe(RULE, () => {
         fix:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 token: \${{ secrets.BOT_PAT }}
             - run: echo "\${{ github.event.comment.body }}"
@@ -334,9 +334,9 @@ describe(RULE, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               if: github.event.pull_request.head.repo.fork == false
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               if: github.event.pull_request.head.repo.fork == true
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
@@ -352,8 +352,8 @@ describe(RULE, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
                 path: pr
@@ -368,7 +368,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - run: echo "\${{ github.event.comment.body }}"
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
     `))).toEqual(['7:15 LOW']);
   });
 
@@ -380,7 +380,7 @@ describe(RULE, () => {
         (level === 'workflow' ? env.replace(/^ {6}/gm, '') : '') +
         'jobs:\n  a:\n    runs-on: x\n' +
         (level === 'job' ? env.replace(/^ {6}/gm, '    ') : '') +
-        '    steps:\n      - uses: actions/checkout@v4\n' +
+        '    steps:\n      - uses: actions/checkout@v3\n' +
         (level === 'step' ? env.replace(/^ {6}/gm, '        ') : '') +
         "        with:\n          token: ${{ env.checkout_token }}\n      - uses: actions/upload-artifact@v3\n        with:\n          path: .\n";
       const [finding] = scanWith(RULE, text);
@@ -397,10 +397,10 @@ describe(RULE, () => {
         a:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 token: \${{ env.CHECKOUT_TOKEN }}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 token: \${{ env.HAS_PAT }}
     `);
@@ -413,9 +413,9 @@ describe(RULE, () => {
         a:
           runs-on: x
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               if: github.event_name == 'push'
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               if: github.event_name == 'pull_request'
               with:
                 path: other
@@ -443,9 +443,9 @@ describe(RULE, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               if: ${first}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 path: pr
                 ref: \${{ github.event.pull_request.head.sha }}
@@ -470,7 +470,7 @@ describe(`${RULE}: a Dependabot-only job that builds the update`, () => {
         if: ${opts.condition ?? "github.actor == 'dependabot[bot]'"}
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.ref }}
               token: ${opts.token ?? '${{ secrets.BOT_PAT }}'}${opts.persist === undefined ? '' : `\n              persist-credentials: ${opts.persist}`}
@@ -530,7 +530,7 @@ ${permissions}
             - run: gh pr edit \${{ github.event.pull_request.number }} --remove-label "safe to test"
               env:
                 GH_TOKEN: \${{ github.token }}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 repository: \${{ github.event.pull_request.head.repo.full_name }}
                 ref: \${{ github.event.pull_request.${ref} }}
@@ -571,7 +571,7 @@ ${permissions}
           if: ${condition}
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -603,10 +603,10 @@ describe(`${RULE}: a later checkout into the same directory replaces the token`,
       rebase:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - id: ok
             run: echo "ok=true" >> "$GITHUB_OUTPUT"
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             if: ${condition}
             with:
               token: \${{ secrets.BOT_TOKEN }}

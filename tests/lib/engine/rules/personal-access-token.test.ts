@@ -13,7 +13,7 @@ describe(RULE, () => {
         bump:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 token: \${{ secrets.BOT_PAT }}
             - run: gh pr create --fill
@@ -55,7 +55,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           if: \${{ secrets.BOT_PAT != '' }}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 token: \${{ secrets.GITHUB_TOKEN }}
             - run: npx vsce publish
@@ -95,7 +95,7 @@ describe(RULE, () => {
           runs:
             using: composite
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   token: \${{ secrets.RELEASE_PAT }}
         `,
@@ -106,7 +106,7 @@ describe(RULE, () => {
   it('does not throw on odd shapes', () => {
     const odd = [
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps: 3\n',
-      'on: push\nenv: [a]\njobs:\n  a:\n    runs-on: x\n    env: 7\n    container: {image: x, credentials: {password: 5}}\n    services: {db: 3}\n    steps:\n      - 1\n      - run: 42\n        env: {A: {b: c}, B: [1], C: null, PASSWORD: 98765432}\n      - run: ""\n      - uses: actions/checkout@v4\n        with: {persist-credentials: {a: 1}, path: [x], token: [1]}\n      - uses: actions/upload-artifact@v3\n        with: {path: {a: b}}\n      - uses: pypa/gh-action-pypi-publish@v1\n        with: {password: {x: 1}, repository-url: [1]}\n      - uses: actions/create-github-app-token@v1\n        with: {owner: {a: b}, skip-token-revoke: [true]}\n      - uses: tibdex/github-app-token@v1\n        with: 5\n      - uses: actions/github-script@v7\n        with: {script: [1]}\n',
+      'on: push\nenv: [a]\njobs:\n  a:\n    runs-on: x\n    env: 7\n    container: {image: x, credentials: {password: 5}}\n    services: {db: 3}\n    steps:\n      - 1\n      - run: 42\n        env: {A: {b: c}, B: [1], C: null, PASSWORD: 98765432}\n      - run: ""\n      - uses: actions/checkout@v3\n        with: {persist-credentials: {a: 1}, path: [x], token: [1]}\n      - uses: actions/upload-artifact@v3\n        with: {path: {a: b}}\n      - uses: pypa/gh-action-pypi-publish@v1\n        with: {password: {x: 1}, repository-url: [1]}\n      - uses: actions/create-github-app-token@v1\n        with: {owner: {a: b}, skip-token-revoke: [true]}\n      - uses: tibdex/github-app-token@v1\n        with: 5\n      - uses: actions/github-script@v7\n        with: {script: [1]}\n',
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: "echo ${{ secrets.X"\n      - run: "X=$(echo ${{ }} ${ $(( <<EOF"\n',
     ];
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
@@ -123,7 +123,7 @@ jobs:
   bump:
     runs-on: ubuntu-latest
 ${head}    steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           token: \${{ secrets.BOT_PAT }}
 ${extra}      - run: ./bump.sh && git push
@@ -213,7 +213,7 @@ ${steps}`;
   });
 
   it('judges a PAT in a composite action at the jobs that call it', () => {
-    const action = { path: '.github/actions/release/action.yml', text: 'name: release\nruns:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n        token: ${{ secrets.RELEASE_PAT }}\n' };
+    const action = { path: '.github/actions/release/action.yml', text: 'name: release\nruns:\n  using: composite\n  steps:\n    - uses: actions/checkout@v3\n      with:\n        token: ${{ secrets.RELEASE_PAT }}\n' };
     const caller = (extra: string) => ({ path: '.github/workflows/r.yml', text: `on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n${extra}      - uses: ./.github/actions/release\n` });
     expect(only([action, caller('')]).map((f) => f.severity)).toEqual(['LOW']);
     // Before the call the third party's action only runs beside the token (LOW); after it, it reads the token the
@@ -258,7 +258,7 @@ ${steps}`;
 `, 'issue_comment'));
     expect(injected.map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(injected[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`, and step 2 of job `bump` expands their text into code it runs');
-    const checkout = only(job(`      - uses: actions/checkout@v4
+    const checkout = only(job(`      - uses: actions/checkout@v3
         with:
           ref: \${{ github.event.pull_request.head.sha }}
           path: pr
@@ -295,7 +295,7 @@ ${steps}`;
     expect(started[0]?.description).toContain('LOW: anyone with a GitHub account can start it through `issue_comment`, but no step runs their code or expands their text into code');
     expect(only(job('', 'pull_request_target')).map((f) => f.severity)).toEqual(['LOW']);
     // A PR checkout that nothing runs holds their files but runs none of them.
-    expect(only(job(`      - uses: actions/checkout@v4
+    expect(only(job(`      - uses: actions/checkout@v3
         with:
           ref: \${{ github.event.pull_request.head.sha }}
           path: pr
@@ -324,7 +324,7 @@ jobs:
   notes:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           token: \${{ secrets.NOTES_TOKEN }}
       - uses: mxschmitt/action-tmate@v3
@@ -364,7 +364,7 @@ describe('personal-access-token in attack paths', () => {
   });
 
   it('forms none where nothing else\'s code runs and only collaborators start the job', () => {
-    expect(paths(`on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          token: \${{ secrets.BOT_PAT }}\n`)).toEqual({ pat: ['LOW'], paths: [] });
+    expect(paths(`on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n        with:\n          token: \${{ secrets.BOT_PAT }}\n`)).toEqual({ pat: ['LOW'], paths: [] });
   });
 });
 
@@ -395,7 +395,7 @@ describe('personal-access-token: a secret used as a GitHub token, whatever its n
                 github-token: \${{ secrets.BOT_ACCESS }}
                 script: |
                   await github.rest.issues.addLabels({ owner: 'o', repo: 'r', issue_number: 1, labels: ['x'] })
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 repository: other/name
                 token: \${{ secrets.DOCS_ACCESS_TOKEN }}
@@ -529,7 +529,7 @@ describe('personal-access-token: a reusable workflow\'s secret its callers fill 
           publish:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   token: \${{ secrets.token }}
                   persist-credentials: false
@@ -589,7 +589,7 @@ describe(`${RULE}: the user and the password of a URL`, () => {
         push:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: |
                 git remote set-url origin ${url}
                 git push origin HEAD:trunk

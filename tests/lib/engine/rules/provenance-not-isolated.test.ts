@@ -12,7 +12,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           permissions: { id-token: write, attestations: write }
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: npm ci && npm run build
             - uses: actions/attest-build-provenance@v2
               with: { subject-path: dist/app.tgz }
@@ -60,7 +60,7 @@ ${steps.split('\n').map((l) => `            ${l}`).join('\n')}
         // Artifacts another job built (needs: + download-artifact), listed and checksummed.
         `- uses: actions/download-artifact@v4\n  with: { pattern: dist-*, path: dist, merge-multiple: true }\n- run: ls -la dist && sha256sum dist/* > dist/SHA256SUMS\n${attestPath}`,
         // The repository checked out too, but only cleaned up around the downloaded files.
-        `- uses: actions/checkout@v4\n- uses: actions/download-artifact@v4\n  with: { path: dist }\n- run: rm -f dist/*-manifest.json\n${attestPath}`,
+        `- uses: actions/checkout@v3\n- uses: actions/download-artifact@v4\n  with: { path: dist }\n- run: rm -f dist/*-manifest.json\n${attestPath}`,
         // A manifest list of digests other jobs pushed, and its digest.
         `- uses: actions/download-artifact@v4\n  with: { pattern: digests-*, path: /tmp/digests }\n- run: docker buildx imagetools create -t ghcr.io/o/app:1 $(printf 'ghcr.io/o/app@sha256:%s ' *)\n  working-directory: /tmp/digests\n- id: digest\n  run: echo "digest=$(docker buildx imagetools inspect ghcr.io/o/app:1 --format '{{json .Manifest}}' | jq -r .digest)" >> "$GITHUB_OUTPUT"\n${attestImage}`,
         // An image reference handed in by input, signed and attested.
@@ -72,8 +72,8 @@ ${steps.split('\n').map((l) => `            ${l}`).join('\n')}
 
     it('positive: a build tool or build script run on the checkout, or on a source tree another job handed over', () => {
       for (const steps of [
-        `- uses: actions/checkout@v4\n- run: python3 -m pip install build\n- run: python3 -m build\n${attestPath}`,
-        `- uses: actions/checkout@v4\n- run: ./scripts/build-release.sh\n${attestPath}`,
+        `- uses: actions/checkout@v3\n- run: python3 -m pip install build\n- run: python3 -m build\n${attestPath}`,
+        `- uses: actions/checkout@v3\n- run: ./scripts/build-release.sh\n${attestPath}`,
         `- uses: actions/download-artifact@v4\n  with: { name: source }\n- run: cargo build --release\n${attestPath}`,
       ]) {
         expect(scanWith(RULE, job(steps)).map((f) => f.severity), steps).toEqual(['INFO']);

@@ -8,7 +8,7 @@ import type { RepositoryFile } from '../../../../lib/engine/types.js';
 
 const RULE = 'scan-limit-reached';
 /** A workflow with a few findings (unpinned action, no permissions...). */
-const workflow = (n: number) => `on: push\njobs:\n  build${n}:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: echo ${n}\n`;
+const workflow = (n: number) => `on: push\njobs:\n  build${n}:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - run: echo ${n}\n`;
 const files = (count: number): RepositoryFile[] => Array.from({ length: count }, (_, i) => ({ path: `.github/workflows/w${String(i).padStart(3, '0')}.yml`, text: workflow(i) }));
 
 function limitFinding(result: ReturnType<typeof scanRepository>) {

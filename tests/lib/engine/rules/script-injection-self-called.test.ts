@@ -35,7 +35,7 @@ function caller(uses: string, value: string, on = 'pull_request'): RepositoryFil
         format:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ${uses}
               with:
                 python_docstrings: ${value}
@@ -90,7 +90,7 @@ describe(`${RULE}: a composite action's input that a workflow of the same reposi
           format:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   path: src/app${repository}
               - uses: ./src/app/format

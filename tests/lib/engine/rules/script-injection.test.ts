@@ -267,7 +267,7 @@ describe(RULE, () => {
           env:
             REPORT_DIR: /data/reports/\${{ github.head_ref }}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
 ${build}
             - run: mkdir -p \${{ env.REPORT_DIR }}
 ${other}
@@ -280,7 +280,7 @@ ${other}
     const buildJob = (labels: string) => `        build:
           runs-on: ${labels}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test`;
     const elsewhere = scanWith(RULE, workflow('', '[self-hosted, gpu]', buildJob('[self-hosted, gpu]')));
     expect(elsewhere.map((f) => f.severity)).toEqual(['LOW']);
@@ -365,7 +365,7 @@ ${other}
           permissions:
             contents: write
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ./.github/actions/notify
             - run: echo "\${{ github.event.pull_request.head.ref }}"
     `;
@@ -1183,7 +1183,7 @@ describe(`${RULE}: a step whose callers are gated on a previous job's trust deci
       const gate = condition === null ? '' : `\n    if: ${condition}`;
       return through === 'workflow'
         ? `  stage${i}:\n    needs: triage${gate}\n    uses: ./.github/workflows/stage.yml\n    secrets: inherit`
-        : `  stage${i}:\n    needs: triage${gate}\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/build\n        env:\n          DEPLOY_KEY: \${{ secrets.DEPLOY_KEY }}`;
+        : `  stage${i}:\n    needs: triage${gate}\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - uses: ./.github/actions/build\n        env:\n          DEPLOY_KEY: \${{ secrets.DEPLOY_KEY }}`;
     });
     return [
       {
@@ -1206,7 +1206,7 @@ describe(`${RULE}: a step whose callers are gated on a previous job's trust deci
       },
       ...(through === 'action' ? [] : [{
         path: '.github/workflows/stage.yml',
-        text: 'on: workflow_call\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/build\n        env:\n          DEPLOY_KEY: ${{ secrets.DEPLOY_KEY }}\n',
+        text: 'on: workflow_call\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v3\n      - uses: ./.github/actions/build\n        env:\n          DEPLOY_KEY: ${{ secrets.DEPLOY_KEY }}\n',
       }]),
       {
         path: '.github/actions/build/action.yml',

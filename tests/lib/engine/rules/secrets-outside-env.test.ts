@@ -15,7 +15,7 @@ describe(RULE, () => {
               env:
                 TOKEN: \${{ secrets.DEPLOY_TOKEN }}
                 KEY: \${{ secrets.SIGNING_KEY }}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { token: '\${{ secrets.DEPLOY_TOKEN }}' }
     `);
     expect(positions(records.map((r) => r.finding))).toEqual(['8:18 INFO']);

@@ -49,7 +49,7 @@ describe(RULE, () => {
         test:
           runs-on: [self-hosted, gpu]
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: uv venv
             - name: install
               run: |
@@ -66,7 +66,7 @@ describe(RULE, () => {
         test:
           runs-on: [self-hosted, gpu]
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: python -m venv env
             - run: source .venv/bin/activate
     `);
@@ -83,7 +83,7 @@ describe(RULE, () => {
         test:
           runs-on: [self-hosted, gpu]
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
     `);
     expect(positions(findings)).toEqual(['6:15 HIGH']);
@@ -96,7 +96,7 @@ describe(RULE, () => {
         test:
           runs-on: self-hosted
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: '\${{ github.event.pull_request.head.sha }}' }
             - run: pip install -e .
     `))).toEqual(['4:14 HIGH']);
@@ -107,7 +107,7 @@ describe(RULE, () => {
         test:
           runs-on: self-hosted
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: '\${{ github.event.pull_request.head.sha }}' }
             - run: make test
     `))).toEqual(['4:14 HIGH']);
@@ -130,25 +130,25 @@ describe(RULE, () => {
         fixed:
           runs-on: self-hosted
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: main }
             - run: make test
         base:
           runs-on: self-hosted
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: '\${{ github.event.pull_request.base.sha }}' }
             - run: make test
         other:
           runs-on: self-hosted
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { repository: org/tools }
             - run: make test
         scanner:
           runs-on: self-hosted
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: npx --yes @scanner/cli@1.2.3 .
             - uses: actions/upload-artifact@v4
               with: { path: out }
@@ -163,7 +163,7 @@ describe(RULE, () => {
         label:
           runs-on: self-hosted
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make label
     `))).toEqual(['4:14 LOW']);
   });
@@ -175,7 +175,7 @@ describe(RULE, () => {
         build:
           runs-on: [self-hosted, linux]
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               if: github.event.pull_request.head.repo.full_name == github.repository
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
@@ -203,7 +203,7 @@ describe(RULE, () => {
             bench:
               runs-on: [self-hosted, linux]
               steps:
-                - uses: actions/checkout@v4${ref}
+                - uses: actions/checkout@v3${ref}
                 - run: make bench
         `,
       },
@@ -270,12 +270,12 @@ describe(RULE, () => {
         test:
           runs-on: \${{ endsWith(github.repository, '-enterprise') && fromJSON('["self-hosted", "linux"]') || 'ubuntu-latest' }}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
         mirror:
           runs-on: \${{ github.repository != 'Acme/Nomad' && 'self-hosted' || 'ubuntu-latest' }}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
     `;
     // The public repository: its pull requests never reach the self-hosted branch (names compare without case).
@@ -310,16 +310,16 @@ describe(RULE, () => {
         group:
           runs-on:
             group: gpu-runners
-          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make }]
         custom:
           runs-on: [linux, x64, gpu]
-          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make }]
         matrix:
           strategy:
             matrix:
               os: [ubuntu-latest, linux-x86-n4-16]
           runs-on: \${{ matrix.os }}
-          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make }]
         nothing:
           runs-on: { group: gpu-runners }
           steps: [{ run: make }]
@@ -376,7 +376,7 @@ describe(RULE, () => {
         test:
           runs-on: ${label}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
     `;
     // An OS word glued to other letters, a size GitHub's examples do not use, no OS at all: not read as a larger runner.
@@ -394,7 +394,7 @@ describe(RULE, () => {
         test:
           runs-on: ${runsOn}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
     `;
 
@@ -425,7 +425,7 @@ describe(RULE, () => {
 
   it('does not report a runner whose labels name the VM image of a fresh machine per job, and keeps plain self-hosted labels', () => {
     // A fork's pull request code runs on the machine: HIGH on a persistent runner, nothing on a VM made for the job.
-    const steps = '[{ uses: actions/checkout@v4 }, { run: make test }]';
+    const steps = '[{ uses: actions/checkout@v3 }, { run: make test }]';
     expect(scanWith(RULE, yaml`
       on: pull_request
       jobs:
@@ -474,7 +474,7 @@ describe(RULE, () => {
       '          python -m pip install .',
     ];
     const workflow = (...more: string[]) =>
-      ['on: pull_request', 'jobs:', '  t:', '    runs-on: [self-hosted, gpu]', '    steps:', '      - uses: actions/checkout@v4', ...clone, ...more, ''].join('\n');
+      ['on: pull_request', 'jobs:', '  t:', '    runs-on: [self-hosted, gpu]', '    steps:', '      - uses: actions/checkout@v3', ...clone, ...more, ''].join('\n');
     // The project's own build runs the pull request's code: that step is cited, and the clone named as an input.
     const [cited] = scanWith(RULE, workflow('      - name: Install project', '        run: pip install .[dev]'));
     expect(cited?.severity).toBe('HIGH');
@@ -515,7 +515,7 @@ describe(RULE, () => {
                 - os: self-hosted
                   python: '3.11'
           runs-on: \${{ matrix.os }}
-          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make }]
     `))).toEqual(['11:14 HIGH']);
   });
 
@@ -525,7 +525,7 @@ describe(RULE, () => {
       jobs:
         build:
           runs-on: [self-hosted, linux]
-          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+          steps: [{ uses: actions/checkout@v3 }, { run: make }]
     `;
     for (const prefix of ['./', '$/']) {
       const caller = `on: pull_request\njobs:\n  call:\n    uses: ${prefix}.github/workflows/build.yml\n`;
@@ -545,7 +545,7 @@ describe(RULE, () => {
   });
 
   describe('gates between a pull request and the runner', () => {
-    const job = (on: string, condition: string) => `${on}\njobs:\n  bench:\n    if: ${condition}\n    runs-on: self-hosted\n    steps: [{ uses: actions/checkout@v4 }, { run: make bench }]\n`;
+    const job = (on: string, condition: string) => `${on}\njobs:\n  bench:\n    if: ${condition}\n    runs-on: self-hosted\n    steps: [{ uses: actions/checkout@v3 }, { run: make bench }]\n`;
     const labeled = 'on:\n  push:\n    branches: [main]\n  pull_request:\n    types: [labeled]';
 
     it('is LOW, naming the race, when the label the event adds on a labeled-only run approves the commit that runs; MEDIUM on a moving ref', () => {
@@ -553,14 +553,14 @@ describe(RULE, () => {
       expect(positions(findings)).toEqual(['9:14 LOW']);
       expect(findings[0]?.description).toContain("only after a maintainer's approval of the commit that runs");
       expect(findings[0]?.description).toContain('the race of any approval');
-      const pinned = job(labeled, "github.event.label.name == 'needs-bench'").replace('{ uses: actions/checkout@v4 }', '{ uses: actions/checkout@v4, with: { ref: "${{ github.event.pull_request.head.sha }}" } }');
+      const pinned = job(labeled, "github.event.label.name == 'needs-bench'").replace('{ uses: actions/checkout@v3 }', '{ uses: actions/checkout@v3, with: { ref: "${{ github.event.pull_request.head.sha }}" } }');
       expect(positions(scanWith(RULE, pinned))).toEqual(['9:14 LOW']);
       // A ref resolved when the job runs (the merge ref moves with each push): commits pushed after the label run.
-      const moving = scanWith(RULE, job(labeled, "github.event.label.name == 'needs-bench'").replace('{ uses: actions/checkout@v4 }', '{ uses: actions/checkout@v4, with: { ref: "${{ github.ref }}" } }'));
+      const moving = scanWith(RULE, job(labeled, "github.event.label.name == 'needs-bench'").replace('{ uses: actions/checkout@v3 }', '{ uses: actions/checkout@v3, with: { ref: "${{ github.ref }}" } }'));
       expect(positions(moving)).toEqual(['9:14 MEDIUM']);
       expect(moving[0]?.description).toContain('commits pushed after their review and before the approval');
       // The approval is still a gate when nothing of the pull request runs: LOW.
-      expect(positions(scanWith(RULE, job(labeled, "github.event.label.name == 'needs-bench'").replace('{ uses: actions/checkout@v4 }, ', '')))).toEqual(['9:14 LOW']);
+      expect(positions(scanWith(RULE, job(labeled, "github.event.label.name == 'needs-bench'").replace('{ uses: actions/checkout@v3 }, ', '')))).toEqual(['9:14 LOW']);
       // The same with a labels.* check, which is a gate only because the workflow runs on `labeled` alone.
       expect(positions(scanWith(RULE, job(labeled, "contains(github.event.pull_request.labels.*.name, 'bench')")))).toEqual(['9:14 MEDIUM']);
     });
@@ -569,7 +569,7 @@ describe(RULE, () => {
       // No `types`: a new push re-runs the job with the label still on it.
       expect(positions(scanWith(RULE, job('on: pull_request', "contains(github.event.pull_request.labels.*.name, 'bench')")))).toEqual(['5:14 HIGH']);
       // On pull_request_target `github.ref` is the base branch: the ref check lets every pull request in.
-      const head = (text: string) => text.replace('{ uses: actions/checkout@v4 }', "{ uses: actions/checkout@v4, with: { ref: '${{ github.event.pull_request.head.sha }}' } }");
+      const head = (text: string) => text.replace('{ uses: actions/checkout@v3 }', "{ uses: actions/checkout@v3, with: { ref: '${{ github.event.pull_request.head.sha }}' } }");
       expect(positions(scanWith(RULE, head(job('on: pull_request_target', "github.ref == 'refs/heads/main' || github.event.label.name == 'bench'"))))).toEqual(['5:14 HIGH']);
       // A ref check alongside an unguarded pull_request way in: still HIGH.
       expect(positions(scanWith(RULE, job('on: [push, pull_request]', "github.ref == 'refs/heads/main' || github.event_name == 'pull_request'")))).toEqual(['5:14 HIGH']);
@@ -588,7 +588,7 @@ describe(RULE, () => {
     });
 
     it('uses the gate of the local caller of a reusable workflow', () => {
-      const reusable = 'on: workflow_call\njobs:\n  build:\n    runs-on: [self-hosted, linux]\n    steps: [{ uses: actions/checkout@v4 }, { run: make }]\n';
+      const reusable = 'on: workflow_call\njobs:\n  build:\n    runs-on: [self-hosted, linux]\n    steps: [{ uses: actions/checkout@v3 }, { run: make }]\n';
       const caller = (condition: string) => `on: pull_request\njobs:\n  call:\n    if: ${condition}\n    uses: ./.github/workflows/build.yml\n`;
       const scan = (condition: string) => positions(scanWith(RULE, [
         { path: '.github/workflows/pr.yml', text: caller(condition) },
@@ -614,7 +614,7 @@ describe(RULE, () => {
         test:
           runs-on: ${runsOn}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make test
     `;
 
@@ -639,7 +639,7 @@ describe(RULE, () => {
               matrix:
                 include: [{ runner: gpu-farm }, { runner: aws-g6-12xlarge-plus }]
             runs-on: { group: '\${{ matrix.runner }}' }
-            steps: [{ uses: actions/checkout@v4 }, { run: make test }]
+            steps: [{ uses: actions/checkout@v3 }, { run: make test }]
       `))).toEqual(['7:23 HIGH']);
       const records = recordsWith(RULE, job('{ group: aws-g5-12xlarge-cache }'));
       expect(records[0]?.facts).toContain('holds:self-hosted');
@@ -698,7 +698,7 @@ describe("self-hosted-runner: a RunsOn runner, a fresh machine in the owner's AW
       test:
         runs-on: ${runsOn}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           ${steps}
   `;
   const label = '"runs-on=${{ github.run_id }}/runner=4cpu-linux-x64"';
@@ -735,7 +735,7 @@ describe(`${RULE}: a reusable workflow the repository calls by its own name`, ()
     { path: '.github/workflows/pull_request.yml', text: `on:\n  pull_request:\njobs:\n  macos:\n    uses: ${calls}\n` },
     {
       path: '.github/workflows/macos_tests.yml',
-      text: 'on:\n  workflow_call:\njobs:\n  darwin:\n    if: github.repository_owner == \'acme\'\n    runs-on: [self-hosted, macos]\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          persist-credentials: false\n      - run: swift test\n',
+      text: 'on:\n  workflow_call:\njobs:\n  darwin:\n    if: github.repository_owner == \'acme\'\n    runs-on: [self-hosted, macos]\n    steps:\n      - uses: actions/checkout@v3\n        with:\n          persist-credentials: false\n      - run: swift test\n',
     },
   ];
 

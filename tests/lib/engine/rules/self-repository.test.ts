@@ -11,12 +11,12 @@ describe(RULE, () => {
         a:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ./.github/actions/setup
         b:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - uses: ./.github/actions/setup
@@ -33,7 +33,7 @@ describe(RULE, () => {
         a:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 repository: \${{ github.repository }}
                 ref: ${ref}
@@ -50,13 +50,13 @@ describe(RULE, () => {
         a:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: $/.github/actions/setup
             - uses: docker://alpine:3.20
         tested:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { path: candidate, ref: '\${{ inputs.ref }}' }
             - uses: ./candidate
         call:
@@ -71,7 +71,7 @@ describe(RULE, () => {
         a:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { path: action }
             - uses: ./../action/x
             - uses: ./a/../../b
@@ -85,7 +85,7 @@ describe(RULE, () => {
         a:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ./.github/../.github/actions/setup
     `))).toEqual(['7:15 INFO']);
   });
@@ -111,7 +111,7 @@ describe(`${RULE}: the $/ form in the model`, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
                 persist-credentials: false
@@ -136,7 +136,7 @@ describe(`${RULE}: the $/ form in the model`, () => {
         test-action:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: npm ci
             ${build}
             - uses: ${uses}
@@ -182,7 +182,7 @@ describe(`${RULE}: the $/ form in the model`, () => {
           a:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - uses: ./
               - run: npm run build
       `).length).toBe(1);

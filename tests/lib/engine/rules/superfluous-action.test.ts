@@ -89,7 +89,7 @@ describe(RULE, () => {
   });
 
   it('leaves setup actions, rust-toolchain, create-pull-request and unlisted actions alone', () => {
-    for (const uses of ['actions/setup-node@v4', 'dtolnay/rust-toolchain@stable', 'peter-evans/create-pull-request@v7', 'peter-evans/create-or-update-comment@v4', 'actions/checkout@v4', 'softprops/action-gh-release/sub@v2', './local-release']) {
+    for (const uses of ['actions/setup-node@v4', 'dtolnay/rust-toolchain@stable', 'peter-evans/create-pull-request@v7', 'peter-evans/create-or-update-comment@v4', 'actions/checkout@v3', 'softprops/action-gh-release/sub@v2', './local-release']) {
       expect(scanWith(RULE, job('ubuntu-latest', uses)), uses).toEqual([]);
     }
   });

@@ -14,7 +14,7 @@ describe(RULE, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: github/codeql-action/init@main
             - uses: docker/login-action@v3
             - uses: Actions/cache@v4
@@ -297,7 +297,7 @@ describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: My-Org/setup-tools@v2
             - uses: my-org-evil/setup-tools@v2
             - uses: docker/login-action@v3
@@ -785,7 +785,7 @@ describe(`${RULE}: a job that holds only a coverage upload token`, () => {
       test:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: make coverage${extra}
           - uses: codecov/codecov-action@v5
             with:
@@ -827,7 +827,7 @@ describe(`${RULE}: a coverage upload token handed to the repository's own wrappe
           test:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - uses: dtolnay/rust-toolchain@stable
               - uses: ./.github/actions/report
                 with:
@@ -856,7 +856,7 @@ describe(`${RULE}: a job whose only stored secrets are identifiers (a user name,
       login:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: some-org/registry-login@v1
             with:
               username: \${{ secrets.REGISTRY_USERNAME }}

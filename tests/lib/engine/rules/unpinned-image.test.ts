@@ -209,7 +209,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           container: someuser/node:latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: docker://someuser/lint
     `);
     expect(positions(findings)).toEqual(['5:16 LOW', '8:15 LOW']);
@@ -222,7 +222,7 @@ jobs:
     container: someuser/node:latest
     steps:
 ${steps}`, { settings: { workflow_permissions: { default_workflow_permissions: 'write' } } });
-    expect(positions(writable('      - uses: actions/checkout@v4\n'))).toEqual(['5:16 MEDIUM']);
+    expect(positions(writable('      - uses: actions/checkout@v3\n'))).toEqual(['5:16 MEDIUM']);
     expect(positions(writable('      - run: gh release upload v1 dist/*\n        env:\n          GH_TOKEN: ${{ github.token }}\n'))).toEqual(['5:16 MEDIUM']);
     // Negative: steps that only run commands, with no token named: the token never enters the container.
     expect(positions(writable('      - run: make\n'))).toEqual(['5:16 LOW']);
@@ -288,7 +288,7 @@ ${steps}`, { settings: { workflow_permissions: { default_workflow_permissions: '
             contents: write
           container: someuser/node
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make
         oidc:
           runs-on: ubuntu-latest

@@ -147,7 +147,7 @@ describe(`${RULE}: npm upgrading itself in a publishing job (issue 25)`, () => {
       publish:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: ${upgrade}
           - run: npm ci
           - run: ${publish}

@@ -156,7 +156,7 @@ describe(RULE, () => {
                   github-token: \${{ secrets.GITHUB_TOKEN }}
               - run: ./site/deploy.sh`;
     const publish = `
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - run: npm ci && npm publish --tag canary
                 env:
                   NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}`;
@@ -181,7 +181,7 @@ describe(RULE, () => {
 
     it('reports a step condition too', () => {
       const step = `
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - run: ./release.sh
                 if: github.event.workflow_run.head_branch == github.event.repository.default_branch`;
       const records = recordsWith(RULE, [ci, deploy('', step)]);
@@ -205,7 +205,7 @@ describe(RULE, () => {
       expect(recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.head_branch != 'main'", publish)])).toEqual([]);
       expect(recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.conclusion == 'success'", publish)])).toEqual([]);
       // A `branches:` filter is the trigger's (dangerous-trigger says so), not a condition.
-      expect(recordsWith(RULE, [ci, { path: '.github/workflows/deploy.yml', text: 'on:\n  workflow_run:\n    workflows: [CI]\n    branches: [main]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps: [{ uses: actions/checkout@v4 }, { run: make }]\n' }])).toEqual([]);
+      expect(recordsWith(RULE, [ci, { path: '.github/workflows/deploy.yml', text: 'on:\n  workflow_run:\n    workflows: [CI]\n    branches: [main]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps: [{ uses: actions/checkout@v3 }, { run: make }]\n' }])).toEqual([]);
     });
   });
 });

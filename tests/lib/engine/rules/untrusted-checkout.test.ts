@@ -12,7 +12,7 @@ describe(RULE, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci && npm test
@@ -50,7 +50,7 @@ describe(RULE, () => {
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ ${ref} }}
             - run: npm ci && npm test
@@ -80,7 +80,7 @@ jobs:
   diff:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           repository: \${{ github.event.pull_request.head.repo.full_name }}
           ref: \${{ github.head_ref }}
@@ -140,7 +140,7 @@ jobs:
   scan:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: \${{ github.event.workflow_run.head_sha }}
       - uses: dawidd6/action-download-artifact@2536c51d3d126276eb39f74d6bc9c72ac6ef30d3
@@ -165,7 +165,7 @@ jobs:
   fmt:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4${checkout}
+      - uses: actions/checkout@v3${checkout}
       ${later}
 `;
     const head = `
@@ -192,14 +192,14 @@ jobs:
   fmt:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
       - uses: ./.github/actions/lint
 ` },
       { path: '.github/actions/lint/action.yml', text: `name: lint
 runs:
   using: composite
   steps:
-    - uses: actions/checkout@v4
+    - uses: actions/checkout@v3
       with:
         ref: \${{ github.event.pull_request.head.sha }}
     - run: npx eslint .
@@ -218,7 +218,7 @@ runs:
         test:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: |
@@ -240,14 +240,14 @@ runs:
         a:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.merge_commit_sha }}
             - uses: ./.github/actions/setup
         b:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: refs/pull/\${{ github.event.number }}/merge
             - run: python3 tools/check.py
@@ -266,7 +266,7 @@ runs:
         bot:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - uses: actions/github-script@v7
@@ -678,7 +678,7 @@ jobs:
       contents: write
     steps:
 ${check}
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         ${gate}with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - run: npm ci
@@ -729,7 +729,7 @@ jobs:
       contents: write
     steps:
 ${check}
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - run: make patch
@@ -781,7 +781,7 @@ ${env}
 ${body.split('\n').map((l) => `          ${l}`).join('\n')}
       - if: steps.auth.outputs.authorized == 'false'
         run: exit 1
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - run: python3 scripts/select_tests.py
@@ -831,7 +831,7 @@ jobs:
     if: \${{ !cancelled() && inputs.enable-coverage }}
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: \${{ inputs.ref }}
       - run: python3 tools/upload_coverage.py
@@ -888,7 +888,7 @@ jobs:
         t:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -899,10 +899,10 @@ jobs:
         t:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.base.sha }}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make
     `)).toEqual([]);
   });
@@ -915,7 +915,7 @@ jobs:
           if: github.event.pull_request.head.repo.full_name == github.repository
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -923,7 +923,7 @@ jobs:
           runs-on: ubuntu-latest
           steps:
             - if: \${{ !github.event.pull_request.head.repo.fork }}
-              uses: actions/checkout@v4
+              uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -931,7 +931,7 @@ jobs:
           if: contains(fromJSON('["OWNER", "MEMBER"]'), github.event.pull_request.author_association)
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -988,7 +988,7 @@ jobs:
           if: github.event.pull_request.head.repo.full_name == github.repository || github.event.action == 'opened'
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -1007,11 +1007,11 @@ jobs:
   build:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         if: ${same}
         with:
           ref: \${{ ${ref} }}
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         if: ${fork}
         with:
           ref: \${{ ${ref} }}
@@ -1060,13 +1060,13 @@ jobs:
     steps:
 ${steps}
 `;
-    const forkCheckout = `      - uses: actions/checkout@v4
+    const forkCheckout = `      - uses: actions/checkout@v3
         if: github.event.pull_request.head.repo.full_name != github.repository
         with:
           ref: \${{ github.event.pull_request.head.sha }}
           persist-credentials: false
 `;
-    const sameCheckout = `      - uses: actions/checkout@v4
+    const sameCheckout = `      - uses: actions/checkout@v3
         if: github.event.pull_request.head.repo.full_name == github.repository
         with:
           ref: \${{ github.event.pull_request.head.sha }}
@@ -1080,7 +1080,7 @@ ${steps}
     expect(positions(replaced)).toEqual(['11:16 HIGH']);
     expect(replaced[0]?.description).toContain('then runs `npm ci`');
     // Both checkouts can run in one job run (no fork condition on the second): the second replaces the first.
-    const both = scanWith(RULE, job(`${forkCheckout}      - uses: actions/checkout@v4
+    const both = scanWith(RULE, job(`${forkCheckout}      - uses: actions/checkout@v3
         with:
           ref: \${{ github.event.pull_request.base.sha }}
       - run: npm ci && npm test
@@ -1112,7 +1112,7 @@ ${steps}
           if: github.actor == 'dependabot[bot]'
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -1120,7 +1120,7 @@ ${steps}
           if: github.event.pull_request.head.repo.fork == false || github.event.action == 'labeled'
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -1138,7 +1138,7 @@ ${steps}
           if: github.event.label.name == 'safe to test'
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -1170,7 +1170,7 @@ ${steps}
           steps:
             - id: ref
               run: echo "ref=$(gh pr view "$N" --json headRefOid --jq .headRefOid)" >> "$GITHUB_OUTPUT"
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.ref.outputs.ref }}
             - run: npm ci
@@ -1187,7 +1187,7 @@ ${steps}
           if: ${condition}
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
@@ -1242,7 +1242,7 @@ ${steps}
           needs: gate
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: refs/pull/\${{ github.event.issue.number }}/head
             - run: pip install -e .
@@ -1271,7 +1271,7 @@ ${steps}
                     ${onFork}
                   }
                   core.setOutput('ref', pull.head.sha);
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.pr.outputs.ref }}
             - run: pnpm install && pnpm format
@@ -1293,7 +1293,7 @@ ${steps}
             - name: Block PRs from main
               run: |
                 ${check}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci && npm test
@@ -1343,7 +1343,7 @@ ${shell
                     core.setFailed('Fork pull requests are not built here');
                     return;
                   }`}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm ci && npm test
@@ -1412,7 +1412,7 @@ ${shell
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ inputs.sha }}
             - run: make build
@@ -1465,7 +1465,7 @@ ${shell
           steps:
             - id: pr
               run: echo "ref=$(gh pr view "$N" --json ${lookup} --jq .${lookup})" >> "$GITHUB_OUTPUT"
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
 ${checkout}
             - run: npm ci
@@ -1484,7 +1484,7 @@ ${checkout}
   });
 
   it('treats a branch name in a script like one in ref: the base remote\'s branch, the fork\'s with the head repository', () => {
-    const workflow = (script: string) => `on: pull_request_target\njobs:\n  build:\n    runs-on: ubuntu-latest\n    env:\n      FORK: \${{ github.event.pull_request.head.repo.clone_url }}\n    steps:\n      - uses: actions/checkout@v4\n      - run: |\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n          npm ci\n`;
+    const workflow = (script: string) => `on: pull_request_target\njobs:\n  build:\n    runs-on: ubuntu-latest\n    env:\n      FORK: \${{ github.event.pull_request.head.repo.clone_url }}\n    steps:\n      - uses: actions/checkout@v3\n      - run: |\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n          npm ci\n`;
     // On the base repository's remote, the name selects the base repository's branch (or none): not fork code.
     for (const script of [
       'git checkout ${{ github.head_ref }}',
@@ -1509,14 +1509,14 @@ ${checkout}
         diff:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: |
                 git fetch origin pull/\${{ github.event.issue.number }}/head:pr
                 git diff main...pr
         build:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: |
                 git fetch origin refs/pull/\${{ github.event.issue.number }}/head
                 git checkout FETCH_HEAD
@@ -1540,10 +1540,10 @@ ${checkout}
                   const pr = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });
                   core.setOutput('base', pr.data.base.sha);
                   core.setOutput('head', pr.data.head.sha);
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.pr.outputs.base }}
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.pr.outputs.head }}
             - run: go test ./...
@@ -1562,7 +1562,7 @@ ${checkout}
         j:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.workflow_run.head_sha }}
             - run: make
@@ -1582,9 +1582,9 @@ ${checkout}
         j:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: [a, b] }
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
             - run:
         k:
@@ -1605,7 +1605,7 @@ describe('untrusted-checkout: /ok-to-test through repository_dispatch', () => {
           id-token: write
           contents: read
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: refs/pull/\${{ github.event.client_payload.pull_request.number }}/merge
           - run: make e2e
@@ -1722,7 +1722,7 @@ describe('untrusted-checkout: refs read from artifacts', () => {
                 path: \${{ runner.temp }}/meta
             - id: meta
               run: echo "sha=$(cat "$RUNNER_TEMP/meta/sha.txt")" >> "$GITHUB_OUTPUT"
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.meta.outputs.sha }}
             - run: npm test
@@ -1750,8 +1750,8 @@ describe(`${RULE}: what runs, from which checkout, holding what (the run model)`
       test:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
               path: pr
@@ -1790,7 +1790,7 @@ ${steps}
             test:
               runs-on: ubuntu-latest
               steps:
-                - uses: actions/checkout@v4
+                - uses: actions/checkout@v3
                   with:
                     ref: \${{ github.event.pull_request.head.sha }}
                 - uses: ./.github/actions/setup
@@ -1825,7 +1825,7 @@ ${steps}
           if: contains(github.event.pull_request.labels.*.name, 'safe to test')
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: npm test
@@ -1851,7 +1851,7 @@ describe(`${RULE}: refs that reach the checkout indirectly (issue 25)`, () => {
               include:
                 - settings: { name: head, ref: ${ref} }
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ matrix.settings.ref }}
             - run: npm test
@@ -1884,7 +1884,7 @@ describe(`${RULE}: refs that reach the checkout indirectly (issue 25)`, () => {
             build:
               runs-on: ubuntu-latest
               steps:
-                - uses: actions/checkout@v4
+                - uses: actions/checkout@v3
                   with:
                     ref: \${{ inputs.ref }}
                 - run: make
@@ -1908,7 +1908,7 @@ describe(`${RULE}: refs that reach the checkout indirectly (issue 25)`, () => {
             pr:
               runs-on: ubuntu-latest
               steps:
-                - uses: actions/checkout@v4
+                - uses: actions/checkout@v3
                   with:
                     ref: \${{ github.event.workflow_run.head_sha }}
                 - run: npm install
@@ -1933,7 +1933,7 @@ describe(`${RULE}: inside local composite actions (issue 25)`, () => {
       runs:
         using: composite
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: ${ref}
           - run: npm ci
@@ -1984,7 +1984,7 @@ describe(`${RULE}: a fork's head fetched on a maintainer's comment (issue 25)`, 
         if: github.event.issue.pull_request && contains(github.event.comment.body, '/bench')${gate}
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - name: Keep workflow files out
             run: cp scripts/post-checkout .git/hooks/post-checkout
           - name: Fetch
@@ -2047,7 +2047,7 @@ describe(`${RULE}: an approval race the workflow closes itself`, () => {
         needs: gate
         runs-on: ubuntu-latest
         steps:${opts.inNeededJob === true ? '' : checkStep}
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: refs/pull/\${{ github.event.issue.number }}/head
           - run: make test
@@ -2119,7 +2119,7 @@ describe(`${RULE}: an approval race the workflow closes itself`, () => {
                   const approved = commits.filter((c) => new Date(c.commit.committer.date) <= commented).pop();
                   if (!approved) throw new Error('no commit before the comment');
                   core.setOutput('sha', approved.sha);
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.pick.outputs.sha }}
             - run: make test
@@ -2142,7 +2142,7 @@ describe(`${RULE}: an approval race the workflow closes itself`, () => {
           if: github.event.issue.pull_request && github.event.comment.body == '/ok-to-test' && github.event.comment.author_association == 'MEMBER'
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: refs/pull/\${{ github.event.issue.number }}/head
             - name: Refuse commits after the comment
@@ -2194,7 +2194,7 @@ describe(`${RULE}: the head through env: and job outputs (issue 25)`, () => {
       viaenv:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ env.REF }}
           - run: npm ci
@@ -2204,7 +2204,7 @@ describe(`${RULE}: the head through env: and job outputs (issue 25)`, () => {
         needs: meta
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ needs.meta.outputs.sha }}
           - run: npm ci
@@ -2235,7 +2235,7 @@ describe(`${RULE}: the commit a pull request checkout holds, read with git and h
         outputs:
           sha: \${{ steps.sha.outputs.sha }}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: ${ref}${opts.path === undefined ? '' : `\n              path: ${opts.path}`}
           - id: sha
@@ -2244,7 +2244,7 @@ describe(`${RULE}: the commit a pull request checkout holds, read with git and h
         needs: info
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ needs.info.outputs.sha }}
           - run: make
@@ -2305,7 +2305,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
           steps:
             - id: pr
               run: echo "sha=$(gh pr view \${{ github.event.issue.number }} --json headRefOid -q .headRefOid)" >> "$GITHUB_OUTPUT"
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ steps.pr.outputs.sha }}
             - run: npm ci && npm run lint -- --fix
@@ -2333,7 +2333,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
         check:
           runs-on: ${runsOn}
           steps:
-            - uses: actions/checkout@v4${checkout}
+            - uses: actions/checkout@v3${checkout}
             - run: ${after}
     `;
 
@@ -2362,7 +2362,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
             if: contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), ${needle})
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - run: npm ci
       `;
       expect(scanWith(RULE, gated('github.event.comment.author_association || github.event.review.author_association'))).toEqual([]);
@@ -2381,7 +2381,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
             if: github.event.pull_request.head.repo.full_name == github.repository
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - run: npm ci
       `)).toEqual([]);
     });
@@ -2400,7 +2400,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
           if: github.event.issue.pull_request && contains(github.event.comment.body, '@claude')
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: ${ref}
             - uses: anthropics/claude-code-action@v1
@@ -2446,7 +2446,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
           review:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - uses: google-github-actions/run-gemini-cli@v0
@@ -2475,7 +2475,7 @@ ${steps}
                 KEY: \${{ secrets.KEY }}
 ${extraJob}
     `;
-    const checkout = (ref: string) => `            - uses: actions/checkout@v4
+    const checkout = (ref: string) => `            - uses: actions/checkout@v3
               with:
                 ref: \${{ github.event.pull_request.${ref} }}`;
     const removeFirst = `            - run: gh pr edit \${{ github.event.pull_request.number }} --remove-label "safe to test"
@@ -2549,7 +2549,7 @@ ${checkout('head.sha')}`;
               - uses: actions-ecosystem/action-remove-labels@v1
                 with:
                   labels: safe to test
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - run: npm test
@@ -2589,7 +2589,7 @@ ${checkout('head.sha')}`;
             if: \${{ github.event.pull_request.head.repo.fork == false || (${gate}) }}
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:${ref === 'head.ref' ? '\n                  repository: ${{ github.event.pull_request.head.repo.full_name }}' : ''}
                   ref: \${{ github.event.pull_request.${ref} }}
               - run: make test
@@ -2639,7 +2639,7 @@ ${remover(`always() && (${gate})`, 'needs: report', 'Approve%20E2E')}`);
     ${i === 0 ? '' : `needs: j${i - 1}`}
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: \${{ github.event.pull_request.head.sha }}
       - run: make test
@@ -2709,7 +2709,7 @@ jobs:
             echo "branch=$(echo "$INFO" | jq -r .head.ref)"
             echo "repo=$(echo "$INFO" | jq -r .head.repo.full_name)"
           } >> "$GITHUB_OUTPUT"
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
 ${checkout}
       - run: ./.ci/build.sh
@@ -2742,7 +2742,7 @@ jobs:
           else
             echo "not permitted" && ${deny}
           fi
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - run: node .github/scripts/notes.mjs
@@ -2787,7 +2787,7 @@ jobs:
             echo "authorized=false" >> "$GITHUB_OUTPUT"
           fi
       - if: steps.check.outputs.authorized == 'true'
-        uses: actions/checkout@v4
+        uses: actions/checkout@v3
         with:
           ref: refs/pull/\${{ github.event.issue.number }}/head
       - if: steps.check.outputs.authorized == 'true'
@@ -2820,7 +2820,7 @@ jobs:
       - ${otherIf}run: |
           echo "FULL_NAME=\${{ github.repository }}" >> "$GITHUB_ENV"
           echo "BRANCH=main" >> "$GITHUB_ENV"
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         if: github.event_name == 'issue_comment'
         with:
           repository: \${{ env.FULL_NAME }}
@@ -2908,7 +2908,7 @@ describe(`${RULE}: a comment command that refuses forks and checks the commenter
         runs-on: ubuntu-latest
         needs: init
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               token: \${{ secrets.COMMAND_BOT_PAT }}
               ref: \${{ needs.init.outputs.head_ref }}
@@ -2963,7 +2963,7 @@ describe(`${RULE}: a comment command whose script lets only listed people set th
         if: needs.validate.outputs.build == 'linux'
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ needs.validate.outputs.pr_sha }}
           - run: make release
@@ -3004,7 +3004,7 @@ describe(`${RULE}: a label gate behind \`github.event_name != 'pull_request_targ
         permissions:
           packages: write
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           - run: go generate ./...
@@ -3045,7 +3045,7 @@ describe(`${RULE}: the approved commit handed on through a job output`, () => {
           needs: configure
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with:
                 ref: \${{ needs.configure.outputs.commit-ref }}
             - run: make unit
@@ -3084,7 +3084,7 @@ describe(`${RULE}: a ref that names the head repositories it checks out`, () => 
         permissions:
           pull-requests: write
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: ${ref}
               persist-credentials: false
@@ -3130,7 +3130,7 @@ describe(`${RULE}: what a gh pr view lookup names`, () => {
               RESPONSE=$(gh pr view "$BRANCH" --repo "$GITHUB_REPOSITORY" --json ${fields})
               TARGET=$(echo "$RESPONSE" | jq -r '${jq}')
               echo "ref=$TARGET" >> "$GITHUB_OUTPUT"
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ steps.pr.outputs.ref }}
           - run: ./gradlew build

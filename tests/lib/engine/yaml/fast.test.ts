@@ -65,7 +65,7 @@ describe('fast YAML path', () => {
       '  build:',
       '    runs-on: ubuntu-latest',
       '    steps:',
-      '    - uses: actions/checkout@v4',
+      '    - uses: actions/checkout@v3',
       '      with:',
       '        fetch-depth: 0',
       '    - name: Run',

@@ -86,7 +86,7 @@ describe('JobRun.steps: steps of local composite actions at their call', () => {
           build:
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
               - uses: ./.github/actions/outer
       ` },
     ];
@@ -103,7 +103,7 @@ describe('JobRun.steps: steps of local composite actions at their call', () => {
     const job = repository.workflows[0]!.jobs[0]!;
     const run = new RunModel(repository).job(job);
     expect(run.steps.map((s) => `${s.step.uses?.value ?? s.step.run?.value} <- ${s.caller.index}`)).toEqual([
-      'actions/checkout@v4 <- 0',
+      'actions/checkout@v3 <- 0',
       './.github/actions/outer <- 1',
       './.github/actions/inner <- 1',
       'actions/cache@v4 <- 1',

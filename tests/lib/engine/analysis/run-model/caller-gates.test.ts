@@ -206,7 +206,7 @@ describe('a job that needs another to succeed inherits its ways in, status funct
         if: ${gate}
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with: { ref: "refs/pull/\${{ github.event.issue.number }}/head" }
           - run: make
   `;
@@ -241,7 +241,7 @@ describe('labels read through the API in an earlier job, tested with contains(fr
         runs-on: [self-hosted, linux]
         if: ${test}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: make e2e
   `;
   const labels = 'const resp = await github.rest.issues.get({ issue_number: context.issue.number, owner: context.repo.owner, repo: context.repo.repo }); return resp.data.labels.map(label => label.name)';

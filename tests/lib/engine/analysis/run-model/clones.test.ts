@@ -30,7 +30,7 @@ describe('git clone in a script: the directory holds the cloned repository\'s co
         t:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - name: upstream
               run: |
                 git clone https://github.com/example-org/upstream-lib
@@ -63,7 +63,7 @@ describe('git clone in a script: the directory holds the cloned repository\'s co
         t:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - name: computed
               run: |
                 git clone "$UPSTREAM_URL" upstream
@@ -82,7 +82,7 @@ describe('git clone in a script: the directory holds the cloned repository\'s co
 
   it('counts as a mutable input only someone else\'s repository at a branch or tag that a step builds', () => {
     const clones = (script: string, repository: string | null = null) => {
-      const text = ['on: push', 'jobs:', '  t:', '    runs-on: [self-hosted, linux]', '    steps:', '      - uses: actions/checkout@v4', '      - run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
+      const text = ['on: push', 'jobs:', '  t:', '    runs-on: [self-hosted, linux]', '    steps:', '      - uses: actions/checkout@v3', '      - run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
       const { runs, run } = job(text, repository);
       return runs.mutableClones(run).map((c) => c.entry.clone?.url);
     };

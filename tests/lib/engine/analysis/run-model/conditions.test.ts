@@ -87,7 +87,7 @@ describe('three-valued conditions', () => {
           permissions:
             contents: write
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - run: make dist
             - uses: softprops/action-gh-release@v2
               with:
@@ -208,7 +208,7 @@ describe('a condition GitHub reads as a string', () => {
             \${{ github.event.pull_request.head.repo.full_name == github.repository }}
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
               with: { ref: "\${{ github.event.pull_request.head.sha }}", persist-credentials: false }
             - run: npm ci && npm test
     `);
@@ -318,7 +318,7 @@ describe('jobs and steps that never run are dropped', () => {
             if: false && github.event.pull_request.head.repo.fork
             runs-on: ubuntu-latest
             steps:
-              - uses: actions/checkout@v4
+              - uses: actions/checkout@v3
                 with:
                   ref: \${{ github.event.pull_request.head.sha }}
               - run: npm ci
@@ -733,7 +733,7 @@ describe('a step whose condition never holds in its job gives the job nothing', 
                 if: contains(fromJSON('EVENTS'), github.event_name)
                 runs-on: ubuntu-latest
                 steps:
-                  - uses: actions/checkout@v4
+                  - uses: actions/checkout@v3
                   - run: make test
                   - name: upload coverage
                     if: github.event_name == 'push' && github.ref == 'refs/heads/main'
@@ -879,7 +879,7 @@ describe('steps only a local emulator runs', () => {
       test:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             if: ${condition}
             with:
               ref: \${{ github.event.pull_request.head.sha }}

@@ -81,7 +81,7 @@ describe('container builds of a pull request: what the code that runs holds', ()
         env:
           SENTRY_TOKEN: \${{ secrets.SENTRY_TOKEN }}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
               persist-credentials: false
@@ -159,7 +159,7 @@ describe('container builds and the runner\'s caches', () => {
           - uses: actions/setup-go@v5
             with:
               go-version: '1.23'
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
               persist-credentials: false
@@ -175,7 +175,7 @@ describe('container builds and the runner\'s caches', () => {
       release:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - uses: actions/setup-go@v5
             with:
               go-version: '1.23'
@@ -212,7 +212,7 @@ describe('a checkout whose ref is read from one event\'s payload', () => {
             env:
               HEAD_SHA: \${{ github.event.pull_request.head.sha }}
             run: echo "sha=\${HEAD_SHA:-$GITHUB_SHA}" >> "$GITHUB_OUTPUT"
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ steps.ref.outputs.sha }}
               persist-credentials: false

@@ -32,7 +32,7 @@ const WORKFLOW = (condition: string) => yaml`
       if: ${condition}
       runs-on: ubuntu-latest
       steps:
-        - uses: actions/checkout@v4
+        - uses: actions/checkout@v3
           with:
             ref: refs/pull/\${{ github.event.client_payload.pull_request.number }}/merge
         - run: make test

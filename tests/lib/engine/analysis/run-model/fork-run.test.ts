@@ -40,8 +40,8 @@ describe('fork pull request runs: what a fork brings, and who lets it in', () =>
         j:
           runs-on: ubuntu-latest
           steps:
-            - uses: actions/checkout@v4
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
+            - uses: actions/checkout@v3
               with: { ref: main, path: base }
             - run: make
     ` });

@@ -308,7 +308,7 @@ describe('coverage upload tokens: held, but not worth taking when kept to themse
       test:
         runs-on: ubuntu-latest
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
 ${steps}
   `;
 
@@ -454,7 +454,7 @@ ${steps}
           env:
             CODECOV_TOKEN: \${{ secrets.CODECOV_TOKEN }}
           steps:
-            - uses: actions/checkout@v4
+            - uses: actions/checkout@v3
             - uses: ${action}
             - uses: codecov/codecov-action@v5
     `;

@@ -36,7 +36,7 @@ const FILES = [
         env:
           TOKEN: \${{ secrets.NPM_TOKEN }}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
             with:
               ref: \${{ github.event.pull_request.head.sha }}
           - uses: ./.github/actions/setup
@@ -51,7 +51,7 @@ const FILES = [
         runs-on: ubuntu-latest
         permissions: {}
         steps:
-          - uses: actions/checkout@v4
+          - uses: actions/checkout@v3
           - run: npm run lint
   ` },
 ];

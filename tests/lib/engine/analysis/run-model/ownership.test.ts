@@ -40,7 +40,7 @@ describe('who owns an action or reusable workflow', () => {
 
   it("GitHub's own actions are the platform's, every other owner is a third party", () => {
     const identity = repositoryIdentity(EMPTY, 'acme/widget');
-    expect(usesOwnership(uses('actions/checkout@v4'), identity)).toBe('platform');
+    expect(usesOwnership(uses('actions/checkout@v3'), identity)).toBe('platform');
     expect(usesOwnership(uses('github/codeql-action/init@v3'), identity)).toBe('platform');
     // Dependabot's organisation is GitHub's.
     expect(usesOwnership(uses('dependabot/fetch-metadata@v2'), identity)).toBe('platform');

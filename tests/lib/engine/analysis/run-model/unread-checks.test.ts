@@ -30,7 +30,7 @@ const build = (first: string, gate = '') => yaml`
       ${gate}
       runs-on: ubuntu-latest
       steps:
-        - uses: actions/checkout@v4
+        - uses: actions/checkout@v3
           with:
             ref: \${{ github.event.pull_request.head.sha }}
         - run: npm ci && npm test
