@@ -97,9 +97,9 @@ describe(RULE, () => {
                 push: true
                 tags: \${{ steps.meta.outputs.tags }}
     `;
-    expect(published(workflow('ttl.sh/app-\${{ steps.uuid.outputs.uuid }}'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
+    expect(published(workflow('ttl.sh/app-${{ steps.uuid.outputs.uuid }}'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
     // Negative: the same name on a real registry publishes; two images folded onto one line are not read (kept).
-    expect(published(workflow('ghcr.io/acme/app-\${{ steps.uuid.outputs.uuid }}'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+    expect(published(workflow('ghcr.io/acme/app-${{ steps.uuid.outputs.uuid }}'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
     expect(published(workflow('ttl.sh/app ghcr.io/acme/app'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
   });
 
