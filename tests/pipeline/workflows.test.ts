@@ -98,7 +98,8 @@ describe("the project's own scan", () => {
               .replace('github.event.pull_request.head.repo.full_name == github.repository &&', 'true &&')
               // No deployment environment either: one whose reviewers cannot be checked keeps it MEDIUM.
               .replace(/ {4}environment:\n {6}name: preview\n {6}url: .*\n/, '')
-              .replace('persist-credentials: false', 'ref: ${{ github.event.pull_request.head.sha }}\n          persist-credentials: false')
+              // The pinned actions/checkout refuses a fork's head on pull_request_target unless told otherwise.
+              .replace('persist-credentials: false', 'ref: ${{ github.event.pull_request.head.sha }}\n          allow-unsafe-pr-checkout: true\n          persist-credentials: false')
               .replace('run: npm ci', 'run: echo "${{ github.event.pull_request.title }}" && npm ci'),
           }
         : f,

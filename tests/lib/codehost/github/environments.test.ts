@@ -45,7 +45,7 @@ jobs:
     runs-on: ubuntu-latest
     environment: ${environment}
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v3
         with:
           repository: \${{ github.event.pull_request.head.repo.full_name }}
           ref: \${{ github.event.pull_request.${ref} }}
