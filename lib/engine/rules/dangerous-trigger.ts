@@ -610,13 +610,15 @@ export default defineWorkflowRule({
         if (!DANGEROUS.has(trigger.name)) continue;
         const held = privileges(workflow, context);
         // The filter said to keep no fork out only where a fork's run still reaches a job (no origin check in its `if:`).
-        const forkReaches = trigger.name === 'workflow_run' && workflow.jobs.some((j) => outsiderReach(context.runs.reachOn(j, null, 'workflow_run')));
+        // Each job's reach on `workflow_run` alone, read once for the filter's words and for the check below.
+        const onRun = trigger.name === 'workflow_run' ? workflow.jobs.map((j) => context.runs.reachOn(j, null, 'workflow_run')) : [];
+        const forkReaches = onRun.some(outsiderReach);
         const filter = forkReaches ? branchFilterText(trigger.config) : '';
         // Every job's condition keeps a fork's run out (`workflow_run.event` among events only collaborators cause,
         // a head-repository check): the trigger starts nothing an outsider's run reaches.
         const forkOut = (r: Reach) => r.level === 'collaborator' || (r.level === 'trusted-author' && r.sameRepository === true);
-        if (trigger.name === 'workflow_run' && workflow.jobs.every((j) => forkOut(context.runs.reachOn(j, null, 'workflow_run')))) {
-          const gates = [...new Set(workflow.jobs.flatMap((j) => context.runs.reachOn(j, null, 'workflow_run').gates))].slice(0, 2);
+        if (trigger.name === 'workflow_run' && onRun.every(forkOut)) {
+          const gates = [...new Set(onRun.flatMap((r) => r.gates))].slice(0, 2);
           context.report({ node: trigger.node, job: null, severity: 'INFO', message: `\`workflow_run\` runs after other workflows, including runs started by fork pull requests, but every job keeps a fork's run out${gates.length > 0 ? `: ${gates.join("; ").replace(/\s+/g, " ")}` : ""}. INFO: keep such a check on every job added.` });
           continue;
         }

@@ -1426,12 +1426,13 @@ export function conditionTruth(condition: YNode | undefined, occasion: Occasion,
  */
 function neededOutputs(job: Job, byId: ReadonlyMap<string, Job>, found: Map<string, OutputSettings | null>): NeededOutputs | undefined {
   const needed = new Set(job.needs.map((id) => id.toLowerCase()));
+  const jobIds = new Set([...byId.keys()].map((id) => id.toLowerCase()));
   return (path, occasion) => {
     const [, id, outputs, name] = path;
     // The `needs` context holds only the jobs the job needs: another job of the workflow (`needs.changed_files...`
     // where `changed_files` is not in `needs:`) is null there, whatever that job does. Only a job id of this
     // workflow: a name the model does not know stays unknown.
-    if (id !== undefined && path.length >= 2 && !needed.has(id)) return [...byId.keys()].some((k) => k.toLowerCase() === id) ? NULL : UNKNOWN;
+    if (id !== undefined && path.length >= 2 && !needed.has(id)) return jobIds.has(id) ? NULL : UNKNOWN;
     if (path.length !== 4 || outputs !== 'outputs' || id === undefined || name === undefined || !needed.has(id)) return UNKNOWN;
     const key = `${id}\u0000${name}`;
     let settings = found.get(key);
