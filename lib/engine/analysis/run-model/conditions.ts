@@ -1221,6 +1221,8 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
   const jobs = new Map<Job, RunSet>();
   const steps = new Map<Step, RunSet>();
   const byId = new Map(workflow.jobs.map((j) => [j.id, j]));
+  // The workflow's job ids, lower-cased once (`neededOutputs`: a job it does not need reads null).
+  const jobIds = new Set(workflow.jobs.map((j) => j.id.toLowerCase()));
   // Whether a job runs only where the jobs it needs can run (its condition calls no status function), read once per job.
   const needsKept = new Map<Job, boolean>();
   const dependsOnNeeds = (job: Job): boolean => {
@@ -1243,7 +1245,7 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     let bits: Uint8Array = new Uint8Array(occasions.length * legsPer);
     // A job on a runner image GitHub has retired gets no machine: it never runs (runners.ts `retiredRunner`).
     if ((legs === null || legs.length > 0) && !retiredRunner(job)) bits.fill(1);
-    const needs = neededOutputs(job, byId, outputs);
+    const needs = neededOutputs(job, byId, jobIds, outputs);
     if (job.if !== undefined) bits = conditionSet(job.if, occasions, legs, os, bits, needs, memo);
     if (dependsOnNeeds(job)) {
       for (const id of job.needs) {
@@ -1424,9 +1426,8 @@ export function conditionTruth(condition: YNode | undefined, occasion: Occasion,
  * literals of the branches that may be taken on the occasion, or empty (the step may not run or set it).
  * Anything else is unknown. `found`: each job output's settings by `<id>\0<name>`, kept for the workflow.
  */
-function neededOutputs(job: Job, byId: ReadonlyMap<string, Job>, found: Map<string, OutputSettings | null>): NeededOutputs | undefined {
+function neededOutputs(job: Job, byId: ReadonlyMap<string, Job>, jobIds: ReadonlySet<string>, found: Map<string, OutputSettings | null>): NeededOutputs | undefined {
   const needed = new Set(job.needs.map((id) => id.toLowerCase()));
-  const jobIds = new Set([...byId.keys()].map((id) => id.toLowerCase()));
   return (path, occasion) => {
     const [, id, outputs, name] = path;
     // The `needs` context holds only the jobs the job needs: another job of the workflow (`needs.changed_files...`
